@@ -1,0 +1,82 @@
+/// A small, table-driven argument parser: each command lists its options, and the parser
+/// checks what the user typed against that table. No outside package can be fetched here, and
+/// a table is all a handful of commands needs.
+struct OptionSpec: Sendable {
+    /// `--speed`
+    let name: String
+    /// The value's placeholder in help (`FILE`, `X|max`); nil for a flag.
+    let value: String?
+    let help: String
+
+    static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, value: nil, help: help) }
+    static func value(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, value: placeholder, help: help)
+    }
+}
+
+struct ParsedArguments: Sendable {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+    var wantsHelp = false
+
+    subscript(name: String) -> String? { values[name] }
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+}
+
+/// A mistake in how a command was called: reported with the command's usage, exit 64.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+enum ArgumentParser {
+    static func parse(_ arguments: [String], options: [OptionSpec], positionals maximum: Int) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            i += 1
+            if argument == "--help" || argument == "-h" {
+                parsed.wantsHelp = true
+                continue
+            }
+            if argument == "--" {
+                parsed.positionals.append(contentsOf: arguments[i...])
+                break
+            }
+            guard argument.hasPrefix("-"), argument.count > 1 else {
+                guard parsed.positionals.count < maximum else {
+                    throw UsageError(message: "unexpected argument '\(argument)'")
+                }
+                parsed.positionals.append(argument)
+                continue
+            }
+            var name = argument
+            var inline: String?
+            if let eq = argument.firstIndex(of: "=") {
+                name = String(argument[..<eq])
+                inline = String(argument[argument.index(after: eq)...])
+            }
+            guard let spec = options.first(where: { $0.name == name }) else {
+                let known = options.map(\.name).filter { $0.hasPrefix(String(name.prefix(4))) }
+                let hint = known.isEmpty ? "" : " (did you mean \(known.joined(separator: " or "))?)"
+                throw UsageError(message: "unknown option '\(name)'\(hint)")
+            }
+            if let placeholder = spec.value {
+                if let inline {
+                    parsed.values[spec.name] = inline
+                } else if i < arguments.count {
+                    parsed.values[spec.name] = arguments[i]
+                    i += 1
+                } else {
+                    throw UsageError(message: "\(spec.name) needs a value (\(placeholder))")
+                }
+            } else {
+                guard inline == nil else { throw UsageError(message: "\(spec.name) takes no value") }
+                parsed.flags.insert(spec.name)
+            }
+        }
+        return parsed
+    }
+}

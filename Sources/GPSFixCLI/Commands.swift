@@ -1,0 +1,62 @@
+/// A command of `gpsfix`: its name, its table of options, and what it does.
+struct Command: Sendable {
+    let name: String
+    let summary: String
+    let usage: String
+    let options: [OptionSpec]
+    let positionals: Int
+    let details: String
+    let run: @Sendable (ParsedArguments, Terminal) throws -> Int32
+
+    var help: String {
+        var text = "\(summary)\n\nUsage: \(usage)\n"
+        if !details.isEmpty { text += "\n\(details)\n" }
+        if !options.isEmpty {
+            text += "\nOptions:\n"
+            let width = options.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
+            for o in options + [.flag("--help", "Show this help.")] {
+                let left = o.name + (o.value.map { " " + $0 } ?? "")
+                text += "  " + left + String(repeating: " ", count: max(2, width - left.count + 2)) + o.help + "\n"
+            }
+        }
+        return text
+    }
+}
+
+/// Source options shared by every command that reads fixes.
+let replayOptions: [OptionSpec] = [
+    .value("--replay", "FILE", "Read a recorded capture (gpsfake format) instead of a receiver."),
+    .value("--speed", "X|max", "Replay at X times the capture's own pace, or as fast as possible (default 1; for fix: max)."),
+    .flag("--loop", "Start the capture again when it ends."),
+]
+
+enum Commands {
+    static let all: [Command] = [watch, fix]
+
+    static func named(_ name: String) -> Command? { all.first { $0.name == name } }
+
+    static let watch = Command(
+        name: "watch",
+        summary: "Print fixes as they arrive.",
+        usage: "gpsfix watch --replay FILE [--speed X|max] [--loop] [--json]",
+        options: replayOptions + [
+            .flag("--json", "Print gpsd's JSON reports (TPV and SKY), one a line, as 'gpspipe -w' does."),
+        ],
+        positionals: 0,
+        details: "Without --json, one readable line per epoch: time, latitude and longitude in degrees,\naltitude (MSL), speed, course, mode and satellites used. Ends when the capture does.",
+        run: { args, terminal in try WatchCommand(args, terminal: terminal).run() }
+    )
+
+    static let fix = Command(
+        name: "fix",
+        summary: "Print the first fix and exit (the default command).",
+        usage: "gpsfix fix --replay FILE [--timeout S] [--json]",
+        options: replayOptions + [
+            .value("--timeout", "S", "Give up after S seconds without a fix (default 30)."),
+            .flag("--json", "Print the fix as a gpsd TPV report."),
+        ],
+        positionals: 0,
+        details: "Exits 0 with the fix, or 1 with the reason there is none.",
+        run: { args, terminal in try FixCommand(args, terminal: terminal).run() }
+    )
+}

@@ -1,0 +1,88 @@
+import Glibc
+import GPSLocation
+
+/// The `gpsfix` command line: picks a command from the table and runs it.
+public enum GPSFixCLI {
+    public static let version = "0.1.0"
+
+    /// Exit status: 0 success, 1 runtime failure (no fix, unreadable input), 64 usage error.
+    public static func main(_ argv: [String]) -> Int32 {
+        // A closed pipe (`gpsfix watch | head`) should end the run quietly, not kill it mid-write.
+        signal(SIGPIPE, SIG_IGN)
+        return run(Array(argv.dropFirst()), terminal: Terminal())
+    }
+
+    static func run(_ arguments: [String], terminal: Terminal) -> Int32 {
+        var arguments = arguments
+        let first = arguments.first
+        if first == "--version" || first == "version" {
+            terminal.print("gpsfix \(version)\n")
+            return 0
+        }
+        if first == nil || first == "--help" || first == "-h" || first == "help" {
+            if first == "help", arguments.count > 1, let command = Commands.named(arguments[1]) {
+                terminal.print(command.help)
+                return 0
+            }
+            if first == nil {
+                // No arguments at all is `gpsfix fix`: the one thing most people came to do.
+                return execute(Commands.fix, [], terminal: terminal)
+            }
+            terminal.print(overview)
+            return 0
+        }
+        let command: Command
+        if let named = Commands.named(first!) {
+            command = named
+            arguments.removeFirst()
+        } else if first!.hasPrefix("-") {
+            command = Commands.fix
+        } else {
+            terminal.error("unknown command '\(first!)'. Commands: \(Commands.all.map(\.name).joined(separator: ", ")); see 'gpsfix --help'.")
+            return 64
+        }
+        return execute(command, arguments, terminal: terminal)
+    }
+
+    private static func execute(_ command: Command, _ arguments: [String], terminal: Terminal) -> Int32 {
+        do {
+            let parsed = try ArgumentParser.parse(arguments, options: command.options, positionals: command.positionals)
+            if parsed.wantsHelp {
+                terminal.print(command.help)
+                return 0
+            }
+            return try command.run(parsed, terminal)
+        } catch let error as UsageError {
+            terminal.error("\(command.name): \(error.message)\nUsage: \(command.usage)\nSee 'gpsfix \(command.name) --help'.")
+            return 64
+        } catch let error as LocationError {
+            terminal.error(error.description)
+            return 1
+        } catch {
+            terminal.error("\(error)")
+            return 1
+        }
+    }
+
+    static var overview: String {
+        var text = """
+        gpsfix \(version): position fixes from NMEA 0183 GPS receivers.
+
+        Usage: gpsfix [COMMAND] [OPTIONS]
+
+        Commands:
+
+        """
+        let width = Commands.all.map(\.name.count).max() ?? 0
+        for c in Commands.all {
+            text += "  " + c.name + String(repeating: " ", count: width - c.name.count + 2) + c.summary + "\n"
+        }
+        text += """
+
+        With no command, gpsfix runs 'fix'. 'gpsfix COMMAND --help' tells more.
+        Example: gpsfix watch --replay Captures/drive-1hz.nmea --json --speed max
+
+        """
+        return text
+    }
+}

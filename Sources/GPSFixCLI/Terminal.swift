@@ -1,0 +1,31 @@
+import Glibc
+import GPSOutput
+
+/// Where a command's words go: stdout for results, stderr for messages. Injected so that
+/// tests can run commands in-process and read what they printed.
+final class Terminal: @unchecked Sendable {
+    // Written only from one thread at a time: the main thread before and after a run, the
+    // source's thread during it (the main thread waits meanwhile).
+    let out: GPSOutputStream
+    let errFD: Int32
+
+    init(outFD: Int32 = 1, errFD: Int32 = 2) {
+        out = GPSOutputStream(fd: outFD)
+        self.errFD = errFD
+    }
+
+    func error(_ message: String) {
+        out.flush()
+        let text = "gpsfix: " + message + "\n"
+        _ = text.utf8CString.withUnsafeBufferPointer { write(errFD, $0.baseAddress, $0.count - 1) }
+    }
+
+    func print(_ text: String) {
+        out.writer.append(text)
+        out.flush()
+    }
+
+    func note(_ text: String) {
+        _ = (text + "\n").utf8CString.withUnsafeBufferPointer { write(errFD, $0.baseAddress, $0.count - 1) }
+    }
+}

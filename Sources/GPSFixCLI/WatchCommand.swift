@@ -1,0 +1,75 @@
+import Dispatch
+import GPSLocation
+import GPSOutput
+import Synchronization
+
+/// `gpsfix watch`: every fix, as text or as gpsd JSON, until the source ends.
+struct WatchCommand {
+    let args: ParsedArguments
+    let terminal: Terminal
+    let json: Bool
+
+    init(_ args: ParsedArguments, terminal: Terminal) {
+        self.args = args
+        self.terminal = terminal
+        json = args.has("--json")
+    }
+
+    func run() throws -> Int32 {
+        let speed = try SourceOptions.speed(args, default: .factor(1))
+        let manager = try SourceOptions.manager(args, defaultSpeed: speed)
+        let service = LocationService(manager: manager)
+        let device = manager.sourceDescription
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<LocationEvent?>(nil)
+        let paced = speed != .maximum
+        let out = terminal.out
+        let json = self.json
+        let box = UncheckedBox(out)
+
+        service.subscribe { event in
+            let out = box.value
+            switch event {
+            case .fix(let fix):
+                if json {
+                    GPSDJSON.tpv(fix, device: device, into: &out.writer)
+                } else {
+                    TextFormat.line(fix, into: &out.writer)
+                }
+                // Paced output is for someone watching: show each fix at once.
+                out.commit(flushNow: paced)
+                if out.failed { service.stop() }
+            case .sky(let sky):
+                if json {
+                    GPSDJSON.sky(sky, device: device, into: &out.writer)
+                    out.commit(flushNow: paced)
+                }
+            case .status, .error, .sentence:
+                break
+            }
+            if event.isTerminal {
+                outcome.withLock { $0 = event }
+                done.signal()
+            }
+        }
+        done.wait()
+        out.flush()
+        switch outcome.withLock({ $0 }) {
+        case .error(let error)?:
+            throw error
+        case .status(.finished(let statistics))? where !json:
+            terminal.note(Summary.line(statistics, source: device))
+        default:
+            break
+        }
+        return 0
+    }
+}
+
+/// Hands a non-Sendable value to the one thread that uses it next. The caller guarantees
+/// that only one thread touches it at a time (here: the source's thread while the main thread
+/// waits on a semaphore).
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

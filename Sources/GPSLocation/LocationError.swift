@@ -1,0 +1,52 @@
+/// Why a location could not be had, in words a person can act on.
+public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
+    case fileNotFound(path: String)
+    case fileUnreadable(path: String, reason: String)
+    case permissionDenied(path: String, group: String?)
+    case notACapture(path: String)
+    case deviceNotFound(searched: [String])
+    case deviceBusy(path: String)
+    case deviceGone(path: String)
+    case gpsdUnavailable(host: String, port: Int, reason: String)
+    /// No fix arrived within the time allowed.
+    case timeout(seconds: Double)
+    /// The source ended (a capture ran out) before it gave a fix.
+    case noFix(source: String)
+    case stopped
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            "\(path): no such file. Check the path; the bundled captures are in Captures/."
+        case .fileUnreadable(let path, let reason):
+            "\(path): cannot be read (\(reason))."
+        case .permissionDenied(let path, let group?):
+            "\(path): permission denied. It belongs to group '\(group)': run 'sudo usermod -aG \(group) $USER', then log in again."
+        case .permissionDenied(let path, nil):
+            "\(path): permission denied. Check its owner and mode with 'ls -l \(path)'."
+        case .notACapture(let path):
+            "\(path): holds no NMEA sentences. Is it a capture (gpsfake format: # header lines, then raw NMEA)?"
+        case .deviceNotFound(let searched):
+            "No GPS receiver found (searched \(searched.joined(separator: ", "))). Plug one in, or name it with --device PATH."
+        case .deviceBusy(let path):
+            "\(path) is held by another process (often gpsd). Stop it, or read through it with --gpsd."
+        case .deviceGone(let path):
+            "\(path) went away (unplugged?)."
+        case .gpsdUnavailable(let host, let port, let reason):
+            "gpsd at \(host):\(port) is not answering (\(reason)). Is it running? Try 'systemctl status gpsd' or start it with 'gpsd -N -S \(port) DEVICE'."
+        case .timeout(let seconds):
+            "No fix within \(Self.format(seconds)) s. Is the antenna's view of the sky clear? Allow longer with --timeout."
+        case .noFix(let source):
+            "\(source) ended without a fix."
+        case .stopped:
+            "Stopped before a fix arrived."
+        case .io(let message):
+            message
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

@@ -1,0 +1,55 @@
+/// The one protocol every source of fixes conforms to: a serial receiver, gpsd, a replayed
+/// capture, or a mock in a test. Nothing above the managers knows which one it has.
+///
+/// A manager delivers on its own thread, through its delegate, in order. It must tolerate
+/// `stopUpdatingLocation()` from any thread, and after it has stopped it calls the delegate no more.
+public protocol LocationManagerInterface: AnyObject, Sendable {
+    var delegate: (any LocationManagerDelegate)? { get set }
+    /// What the source is, for people: "/dev/ttyACM0", "gpsd at 127.0.0.1:2947", a file path.
+    var sourceDescription: String { get }
+    func startUpdatingLocation()
+    func stopUpdatingLocation()
+}
+
+/// How a manager reports; the shape of CoreLocation's delegate, with Linux sources' news added.
+public protocol LocationManagerDelegate: AnyObject, Sendable {
+    func locationManager(_ manager: any LocationManagerInterface, didUpdateFix fix: Fix)
+    func locationManager(_ manager: any LocationManagerInterface, didUpdateSkyView sky: SkyView)
+    func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus)
+    /// The source cannot go on. It has stopped; nothing more will follow.
+    func locationManager(_ manager: any LocationManagerInterface, didFailWithError error: LocationError)
+    /// A checked NMEA sentence exactly as received (without its line ending), for passthrough.
+    func locationManager(_ manager: any LocationManagerInterface, didReceiveSentence sentence: String)
+}
+
+public extension LocationManagerDelegate {
+    func locationManager(_ manager: any LocationManagerInterface, didUpdateSkyView sky: SkyView) {}
+    func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus) {}
+    func locationManager(_ manager: any LocationManagerInterface, didReceiveSentence sentence: String) {}
+}
+
+/// The state of a source, as a person watching it would want to know.
+public enum SourceStatus: Equatable, Sendable {
+    /// Opened and reading; no fix yet.
+    case started
+    /// The source delivered data after a gap or a reconnect.
+    case streaming
+    /// The device disappeared (unplugged, gpsd went away); waiting for it to come back.
+    case disconnected(reason: String)
+    /// Trying again, after `attempt` failures.
+    case reconnecting(attempt: Int)
+    /// Open, but nothing has arrived for a while.
+    case stale(seconds: Double)
+    /// A finite source (a capture without `--loop`) has delivered everything.
+    case finished(Statistics)
+    /// Stopped on request.
+    case stopped
+
+    /// Whether no more fixes can follow.
+    public var isTerminal: Bool {
+        switch self {
+        case .finished, .stopped: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,116 @@
+public import GPSLocation
+
+/// gpsd's JSON reports (its "JSON protocol", as `gpspipe -w` prints it): field names, units and
+/// precision as gpsd 3.22 writes them, so that tools written for gpsd read gpsfix unchanged.
+public enum GPSDJSON {
+    /// A `TPV` report: one per epoch. Unknown values are left out, as gpsd leaves them out.
+    public static func tpv(_ fix: Fix, device: String? = nil, into w: inout ByteWriter) {
+        w.append("{\"class\":\"TPV\"")
+        if let device {
+            w.append(",\"device\":")
+            w.appendJSONString(device)
+        }
+        // gpsd writes status only from DGPS up: a plain fix is implied by the mode.
+        if let q = fix.quality, q.rawValue >= 2, fix.mode >= .twoD {
+            w.append(",\"status\":")
+            w.append(q.rawValue)
+        }
+        w.append(",\"mode\":")
+        w.append(fix.mode.rawValue)
+        if let t = fix.timestamp, t.date != nil {
+            w.append(",\"time\":\"")
+            appendISO8601(t, into: &w)
+            w.append(byte: 0x22)
+        }
+        if let c = fix.coordinate, fix.mode >= .twoD {
+            field(",\"lat\":", c.latitude, 9, &w)
+            field(",\"lon\":", c.longitude, 9, &w)
+        }
+        if fix.mode >= .twoD {
+            optional(",\"altHAE\":", fix.ellipsoidalAltitude, 3, &w)
+            optional(",\"altMSL\":", fix.altitude, 3, &w)
+            optional(",\"alt\":", fix.altitude, 3, &w)
+            optional(",\"epx\":", fix.longitudeError, 3, &w)
+            optional(",\"epy\":", fix.latitudeError, 3, &w)
+            optional(",\"epv\":", fix.verticalAccuracy, 3, &w)
+            optional(",\"track\":", fix.course, 4, &w)
+            optional(",\"magvar\":", fix.magneticVariation, 1, &w)
+            optional(",\"speed\":", fix.speed, 3, &w)
+            optional(",\"climb\":", fix.climb, 3, &w)
+            optional(",\"geoidSep\":", fix.geoidSeparation, 3, &w)
+            optional(",\"eph\":", fix.horizontalAccuracy, 3, &w)
+            optional(",\"sep\":", fix.sphericalError, 3, &w)
+        }
+        w.append("}\n")
+    }
+
+    /// A `SKY` report: every satellite in view, one entry each, with gpsd's PRN numbering.
+    public static func sky(_ sky: SkyView, device: String? = nil, into w: inout ByteWriter) {
+        w.append("{\"class\":\"SKY\"")
+        if let device {
+            w.append(",\"device\":")
+            w.appendJSONString(device)
+        }
+        if let t = sky.timestamp, t.date != nil {
+            w.append(",\"time\":\"")
+            appendISO8601(t, into: &w)
+            w.append(byte: 0x22)
+        }
+        optional(",\"vdop\":", sky.dop.vertical, 2, &w)
+        optional(",\"tdop\":", sky.dop.time, 2, &w)
+        optional(",\"hdop\":", sky.dop.horizontal, 2, &w)
+        optional(",\"pdop\":", sky.dop.position, 2, &w)
+        w.append(",\"nSat\":")
+        w.append(sky.satellites.count)
+        w.append(",\"uSat\":")
+        w.append(sky.satellitesUsed)
+        w.append(",\"satellites\":[")
+        for (i, s) in sky.satellites.enumerated() {
+            if i > 0 { w.append(byte: 0x2C) }
+            w.append("{\"PRN\":")
+            w.append(s.id.prn)
+            optional(",\"el\":", s.elevation, 1, &w)
+            optional(",\"az\":", s.azimuth, 1, &w)
+            optional(",\"ss\":", s.snr, 1, &w)
+            w.append(s.used ? ",\"used\":true" : ",\"used\":false")
+            w.append(",\"gnssid\":")
+            w.append(s.id.constellation.rawValue)
+            w.append(",\"svid\":")
+            w.append(s.id.svid)
+            w.append(byte: 0x7D)
+        }
+        w.append("]}\n")
+    }
+
+    /// `2019-04-12T00:39:56.000Z`; a leap second prints as `23:59:60`.
+    public static func appendISO8601(_ t: FixTime, into w: inout ByteWriter) {
+        if let d = t.date {
+            w.append(d.year, width: 4)
+            w.append(byte: 0x2D)
+            w.append(d.month, width: 2)
+            w.append(byte: 0x2D)
+            w.append(d.day, width: 2)
+            w.append(byte: 0x54)
+        }
+        w.append(t.time.hour, width: 2)
+        w.append(byte: 0x3A)
+        w.append(t.time.minute, width: 2)
+        w.append(byte: 0x3A)
+        w.append(t.time.second, width: 2)
+        w.append(byte: 0x2E)
+        w.append(t.time.millisecond, width: 3)
+        if t.date != nil { w.append(byte: 0x5A) }
+    }
+
+    @inline(__always)
+    private static func field(_ name: StaticString, _ value: Double, _ decimals: Int, _ w: inout ByteWriter) {
+        w.append(name)
+        w.append(value, decimals: decimals)
+    }
+
+    @inline(__always)
+    private static func optional(_ name: StaticString, _ value: Double?, _ decimals: Int, _ w: inout ByteWriter) {
+        guard let value, value.isFinite else { return }
+        field(name, value, decimals, &w)
+    }
+}

@@ -1,0 +1,33 @@
+import Glibc
+import GPSLocation
+
+/// Reads a whole file, mapping errno to errors a person can act on.
+func readWholeFile(_ path: String) throws(LocationError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw fileError(path, errno) }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { throw fileError(path, errno) }
+    if (st.st_mode & S_IFMT) == S_IFDIR { throw .fileUnreadable(path: path, reason: "it is a directory") }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(max(Int(st.st_size), 0))
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw fileError(path, errno)
+        }
+        if n == 0 { break }
+        bytes.append(contentsOf: chunk[0..<n])
+    }
+    return bytes
+}
+
+func fileError(_ path: String, _ code: Int32) -> LocationError {
+    switch code {
+    case ENOENT, ENOTDIR: .fileNotFound(path: path)
+    case EACCES, EPERM: .permissionDenied(path: path, group: nil)
+    default: .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+    }
+}

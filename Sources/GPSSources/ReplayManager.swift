@@ -1,0 +1,167 @@
+import Dispatch
+public import GPSLocation
+import Synchronization
+
+/// Replays a capture file through the same engine a live receiver goes through.
+///
+/// Paced by the sentences' own timestamps (times `speed`), or as fast as the engine goes.
+/// Fixes arrive on the replay's own thread; the end of the capture is `.finished`.
+public final class ReplayManager: LocationManagerInterface {
+    public enum Speed: Equatable, Sendable {
+        /// No pacing: as fast as the engine and the consumers go.
+        case maximum
+        /// The capture's own rate times this factor (1 = real time).
+        case factor(Double)
+    }
+
+    public let path: String
+    public let speed: Speed
+    public let loop: Bool
+    /// Whether to pass every checked sentence to the delegate (costs a String per sentence).
+    public let forwardsSentences: Bool
+
+    private let relay = DelegateRelay()
+    private let running = Atomic<Bool>(false)
+    private let stopRequested = Atomic<Bool>(false)
+    private let wake = DispatchSemaphore(value: 0)
+
+    public init(path: String, speed: Speed = .factor(1), loop: Bool = false, forwardsSentences: Bool = false) {
+        self.path = path
+        self.speed = speed
+        self.loop = loop
+        self.forwardsSentences = forwardsSentences
+    }
+
+    public var delegate: (any LocationManagerDelegate)? {
+        get { relay.delegate }
+        set { relay.delegate = newValue }
+    }
+
+    public var sourceDescription: String { path }
+
+    public func startUpdatingLocation() {
+        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        stopRequested.store(false, ordering: .releasing)
+        spawnThread(name: "gpsfix-replay") { [self] in
+            run()
+            running.store(false, ordering: .releasing)
+        }
+    }
+
+    public func stopUpdatingLocation() {
+        stopRequested.store(true, ordering: .releasing)
+        wake.signal()
+    }
+
+    private var stopping: Bool { stopRequested.load(ordering: .acquiring) }
+
+    private func run() {
+        guard let delegate = relay.delegate else { return }
+        let bytes: [UInt8]
+        do {
+            bytes = try readWholeFile(path)
+        } catch {
+            return delegate.locationManager(self, didFailWithError: error)
+        }
+        var total: Statistics?
+        var pass = 0
+        repeat {
+            pass += 1
+            guard let statistics = replay(bytes, to: delegate) else { return }
+            if pass == 1 && statistics.sentences.decoded == 0 {
+                return delegate.locationManager(self, didFailWithError: .notACapture(path: path))
+            }
+            total = statistics
+        } while loop && !stopping
+        guard !stopping, let total else { return }
+        delegate.locationManager(self, didChangeStatus: .finished(total))
+    }
+
+    /// One pass over the capture; nil when stopped part-way.
+    private func replay(_ bytes: [UInt8], to delegate: any LocationManagerDelegate) -> Statistics? {
+        let parser = NMEAParser()
+        if forwardsSentences {
+            parser.onSentence = { [self] sentence, _ in
+                let text = String(decoding: sentence.body, as: UTF8.self)
+                delegate.locationManager(self, didReceiveSentence: sentence.hasChecksum
+                    ? "$" + text + "*" + hex(nmeaChecksum(sentence.body)) : "$" + text)
+            }
+        }
+        var pacer = Pacer(speed: speed)
+        let emit: (EngineEvent) -> Void = { [self] event in
+            switch event {
+            case .fix(let fix):
+                if let wait = pacer.delay(until: fix.timestamp), wait > 0 {
+                    _ = wake.wait(timeout: .now() + wait)
+                }
+                guard !stopping else { return }
+                delegate.locationManager(self, didUpdateFix: fix)
+            case .sky(let sky):
+                guard !stopping else { return }
+                delegate.locationManager(self, didUpdateSkyView: sky)
+            }
+        }
+        let stopped = bytes.withUnsafeBytes { raw -> Bool in
+            let all = UnsafeRawBufferPointer(rebasing: raw[CaptureHeader(parsing: raw).bodyOffset...])
+            var offset = 0
+            while offset < all.count {
+                if stopping { return true }
+                // Paced: a line at a time, so the pause falls between the sentences it belongs
+                // between. Unpaced: large chunks, the engine's best case.
+                let end = speed == .maximum ? min(offset + (1 << 16), all.count) : lineEnd(all, from: offset)
+                parser.parse(UnsafeRawBufferPointer(rebasing: all[offset..<end]), emit: emit)
+                offset = end
+            }
+            return false
+        }
+        if stopped || stopping { return nil }
+        parser.finish(emit: emit)
+        return stopping ? nil : parser.statistics
+    }
+
+    private func lineEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var i = start
+        while i < bytes.count {
+            if bytes[i] == 0x0A { return i + 1 }
+            i += 1
+        }
+        return bytes.count
+    }
+}
+
+private func hex(_ byte: UInt8) -> String {
+    let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+}
+
+/// Turns a capture's timestamps into wall-clock waits.
+struct Pacer {
+    let speed: ReplayManager.Speed
+    private var last: Int?
+    private var target = ContinuousClock.now
+
+    init(speed: ReplayManager.Speed) { self.speed = speed }
+
+    /// Seconds to wait before delivering a fix stamped `time`; nil for no wait.
+    mutating func delay(until time: FixTime?) -> Double? {
+        guard case .factor(let factor) = speed, factor > 0, let time else { return nil }
+        var ms = time.millisecondsSinceEpoch ?? time.time.milliseconds
+        let now = ContinuousClock.now
+        guard let last else {
+            self.last = ms
+            target = now
+            return nil
+        }
+        // Without a date, midnight looks like a jump back by a day.
+        if time.date == nil && ms < last - 43_200_000 { ms += 86_400_000 }
+        self.last = ms
+        // A jump back, or forward by more than a minute, is a gap in the capture, not a
+        // reason to sit still.
+        let step = ms - last
+        if step > 0 && step <= 60_000 { target = target + .milliseconds(Double(step) / factor) }
+        // Far behind (a slow consumer): catch up rather than rush through a backlog.
+        if now - target > .seconds(1) { target = now }
+        let wait = target - now
+        return Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+    }
+}

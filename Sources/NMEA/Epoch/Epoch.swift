@@ -1,0 +1,146 @@
+/// What the sentences of one reporting cycle have said so far.
+///
+/// Kept separate from `Fix` because sentences disagree and overlap: the epoch records who said
+/// what, and `EpochAssembler` decides once, when the cycle is complete.
+struct Epoch {
+    var time: TimeOfDay?
+    var date: CalendarDate?
+    var isEmpty = true
+
+    // Validity, as each kind of sentence states it.
+    var validSignals = 0
+    var invalidSignals = 0
+    var gsaMode: FixMode?
+    var pubxMode: FixMode?
+
+    var coordinate: Coordinate?
+    var coordinateRank = 0
+    var altitude: Double?
+    var geoidSeparation: Double?
+    var ellipsoidalAltitude: Double?
+    var quality: FixQuality?
+    var speed: Double?
+    var course: Double?
+    var magneticVariation: Double?
+    var climb: Double?
+    var satellitesUsed: Int?
+    var dop = DilutionOfPrecision()
+    var ggaHDOP: Double?
+    var latitudeError: Double?
+    var longitudeError: Double?
+    var altitudeError: Double?
+    var horizontalAccuracy: Double?
+    var verticalAccuracy: Double?
+    var sphericalError: Double?
+    var navigationalStatus: NavigationalStatus?
+
+    /// Satellites listed as used by this cycle's GSAs.
+    var used: [SatelliteID] = []
+    /// Satellites in view from this cycle's GSVs.
+    var sky: [Satellite] = []
+    /// GSV sets of this cycle: which parts arrived.
+    var skySets = FixedList<SkySet>()
+    var hasSky = false
+
+    /// (talker, kind) keys seen, for the repeat rule, and occurrence counts for signatures.
+    var seen = FixedList<KeyCount>()
+
+    struct SkySet: Sendable {
+        var key: UInt32
+        var total: Int
+        var parts: UInt32
+    }
+
+    struct KeyCount: Sendable {
+        var key: UInt32
+        var count: Int
+    }
+
+    init() {
+        used.reserveCapacity(64)
+        sky.reserveCapacity(64)
+    }
+
+    /// Forgets the cycle but keeps the arrays' storage, so steady state allocates nothing.
+    mutating func reset() {
+        var used: [SatelliteID] = [], sky: [Satellite] = []
+        swap(&used, &self.used)
+        swap(&sky, &self.sky)
+        used.removeAll(keepingCapacity: true)
+        sky.removeAll(keepingCapacity: true)
+        self = Epoch(reusing: used, sky)
+    }
+
+    private init(reusing used: [SatelliteID], _ sky: [Satellite]) {
+        self.used = used
+        self.sky = sky
+    }
+
+    /// Counts one more occurrence of `key` in this cycle and returns the new count.
+    mutating func count(_ key: UInt32) -> Int {
+        for i in seen.indices where seen[i].key == key {
+            seen[i].count += 1
+            return seen[i].count
+        }
+        seen.append(KeyCount(key: key, count: 1))
+        return 1
+    }
+
+    func occurrences(_ key: UInt32) -> Int {
+        for entry in seen where entry.key == key { return entry.count }
+        return 0
+    }
+
+    mutating func offer(_ c: Coordinate?, rank: Int) {
+        guard let c, rank > coordinateRank else { return }
+        coordinate = c
+        coordinateRank = rank
+    }
+
+    mutating func offer(_ q: FixQuality?) {
+        guard let q else { return }
+        if quality == nil || q > quality! { quality = q }
+    }
+
+    mutating func markUsed(_ numbers: FixedList<Int>, hint: Constellation?) {
+        for n in numbers {
+            guard let id = SatelliteID(nmea: n, hint: hint), !used.contains(id) else { continue }
+            used.append(id)
+        }
+    }
+
+    mutating func addInView(_ gsv: GSV, hint: Constellation?) {
+        hasSky = true
+        for entry in gsv.entries {
+            guard let id = SatelliteID(nmea: entry.number, hint: hint) else { continue }
+            if let i = sky.firstIndex(where: { $0.id == id }) {
+                // The same satellite on another signal (NMEA 4.10): one entry, strongest signal.
+                if sky[i].elevation == nil { sky[i].elevation = entry.elevation }
+                if sky[i].azimuth == nil { sky[i].azimuth = entry.azimuth }
+                if let s = entry.snr, s > (sky[i].snr ?? -1) { sky[i].snr = s }
+            } else {
+                sky.append(Satellite(id: id, elevation: entry.elevation, azimuth: entry.azimuth, snr: entry.snr))
+            }
+        }
+    }
+
+    /// Records a GSV part; returns false when it repeats a part this cycle already has.
+    mutating func recordPart(_ gsv: GSV, key: UInt32) -> Bool {
+        let total = max(1, min(gsv.totalParts ?? 1, 31))
+        let part = max(1, min(gsv.part ?? 1, 31))
+        let bit = UInt32(1) << UInt32(part - 1)
+        for i in skySets.indices where skySets[i].key == key {
+            if skySets[i].parts & bit != 0 { return false }
+            skySets[i].parts |= bit
+            skySets[i].total = total
+            return true
+        }
+        skySets.append(SkySet(key: key, total: total, parts: bit))
+        return true
+    }
+
+    /// GSV sets of this cycle with a part missing.
+    var incompleteSkySets: Int {
+        skySets.reduce(0) { $0 + ($1.parts == (UInt32(1) << UInt32($1.total)) - 1 ? 0 : 1) }
+    }
+}

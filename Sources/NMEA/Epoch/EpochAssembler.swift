@@ -1,0 +1,348 @@
+/// What the engine reports: a fix per epoch, and a sky view per cycle that listed satellites.
+public enum EngineEvent: Equatable, Sendable {
+    case fix(Fix)
+    case sky(SkyView)
+}
+
+/// Groups decoded sentences into reporting cycles and reports each as soon as it is complete.
+///
+/// A receiver sends one burst of sentences per epoch, always in the same order. Like gpsd, the
+/// assembler learns which sentence closes the burst: when the time changes, the sentence seen
+/// just before is an "ender". From then on an epoch is reported the moment its ender arrives,
+/// not a whole cycle later when the next one begins. Until an ender is known, and whenever
+/// one fails to come, the epoch is reported when the next begins; the last one at `finish`.
+///
+/// An ender is a signature, not just a type: `(talker, kind, n-th occurrence)`, so the second
+/// of two `GNGSA` or the third `GPGSV` set can close a cycle. An ender that fires while more
+/// position data is still to come was learned from a glitch: it is forgotten.
+public struct EpochAssembler: Sendable {
+    private var epoch = Epoch()
+    private var enders = FixedList<Signature>()
+    private var lastSignature: Signature?
+    private var firedBy: Signature?
+    private var delivered: Fix?
+    private var skyDelivered = false
+    /// The date and time of the last dated epoch, to carry the date across cycles without one.
+    private var lastDate: CalendarDate?
+    private var lastTime: TimeOfDay?
+    private var previous: Fix?
+
+    public private(set) var statistics = EpochStatistics()
+
+    public init() {}
+
+    struct Signature: Equatable, Sendable {
+        var key: UInt32
+        var occurrence: Int
+    }
+
+    /// Takes one decoded sentence from talker `talker` (nil for proprietary ones).
+    public mutating func consume(_ sentence: DecodedSentence, talker: Talker?, emit: (EngineEvent) -> Void) {
+        let key = Self.key(sentence, talker: talker)
+        if startsNewEpoch(sentence, key: key) {
+            close(emit: emit)
+            if let lastSignature, !enders.contains(lastSignature) {
+                if enders.isFull { enders.removeAll() }
+                enders.append(lastSignature)
+            }
+        }
+        merge(sentence, talker: talker, key: key)
+
+        let signature: Signature?
+        if case .gsv(let gsv) = sentence {
+            // Only a set's last part can close a cycle; count sets, not parts.
+            signature = gsv.isLastPart ? Signature(key: key, occurrence: epoch.count(key)) : nil
+        } else {
+            signature = Signature(key: key, occurrence: epoch.count(key))
+        }
+        guard let signature else { return }
+        lastSignature = signature
+        if enders.contains(signature) {
+            report(firedBy: signature, emit: emit)
+        }
+    }
+
+    /// Ends the stream: reports the epoch in progress, if it holds anything.
+    public mutating func finish(emit: (EngineEvent) -> Void) {
+        close(emit: emit)
+    }
+
+    // MARK: - Epoch boundaries
+
+    private static func key(_ s: DecodedSentence, talker: Talker?) -> UInt32 {
+        let kind: SentenceKind
+        var extra: UInt32 = 0
+        switch s {
+        case .gga: kind = .gga
+        case .rmc: kind = .rmc
+        case .gsa: kind = .gsa
+        case .gsv(let g):
+            kind = .gsv
+            extra = UInt32(truncatingIfNeeded: (g.signalID ?? 0) & 0xF)
+        case .vtg: kind = .vtg
+        case .gll: kind = .gll
+        case .zda: kind = .zda
+        case .gns: kind = .gns
+        case .gst: kind = .gst
+        case .gbs: kind = .gbs
+        case .pgrme: kind = .pgrme
+        case .pubx: kind = .pubx
+        }
+        let t = talker.map { UInt32($0.first) << 8 | UInt32($0.second) } ?? 0
+        return t << 16 | UInt32(kind.rawValue) << 4 | extra
+    }
+
+    private func startsNewEpoch(_ s: DecodedSentence, key: UInt32) -> Bool {
+        guard !epoch.isEmpty else { return false }
+        if let t = s.time, let current = epoch.time, t != current { return true }
+        switch s {
+        case .gsa, .gsv:
+            // Several per cycle by design (one per constellation or signal).
+            return false
+        default:
+            // The same sentence twice in one cycle: a new cycle whose time did not change
+            // (a receiver without a clock yet, or one that sends no time at all).
+            return epoch.occurrences(key) > 0
+        }
+    }
+
+    private mutating func close(emit: (EngineEvent) -> Void) {
+        guard !epoch.isEmpty else { return }
+        report(firedBy: nil, emit: emit)
+        previous = delivered
+        statistics.epochs += 1
+        statistics.incompleteSkySets += epoch.incompleteSkySets
+        if let t = epoch.time, let date = resolvedDate() {
+            lastDate = date
+            lastTime = t
+        }
+        epoch.reset()
+        delivered = nil
+        skyDelivered = false
+        firedBy = nil
+    }
+
+    /// Reports the fix (unless already reported unchanged) and the sky (if it has news).
+    private mutating func report(firedBy signature: Signature?, emit: (EngineEvent) -> Void) {
+        var fix = makeFix()
+        if let delivered {
+            // Climb was derived against the previous epoch when first reported; keep it.
+            if fix.climb == nil { fix.climb = delivered.climb }
+            if fix != delivered {
+                // More position data after the ender fired: that ender came too early.
+                if let early = firedBy, let i = enders.firstIndex(of: early) {
+                    var kept = FixedList<Signature>()
+                    for (j, e) in enders.enumerated() where j != i { kept.append(e) }
+                    enders = kept
+                    statistics.forgottenEnders += 1
+                }
+                emit(.fix(fix))
+                self.delivered = fix
+            }
+        } else {
+            if fix.climb == nil { fix.climb = climb(to: fix) }
+            emit(.fix(fix))
+            delivered = fix
+            statistics.fixes += 1
+            if signature != nil { statistics.earlyReports += 1 }
+        }
+        if signature != nil { firedBy = signature }
+        if epoch.hasSky && !skyDelivered {
+            emit(.sky(makeSky(timestamp: fix.timestamp)))
+            skyDelivered = true
+        }
+    }
+
+    // MARK: - Merging sentences
+
+    private mutating func merge(_ s: DecodedSentence, talker: Talker?, key: UInt32) {
+        if epoch.time == nil, let t = s.time { epoch.time = t }
+        epoch.isEmpty = false
+        switch s {
+        case .gga(let x):
+            if x.isValid {
+                epoch.validSignals += 1
+                epoch.offer(x.coordinate, rank: 4)
+                epoch.offer(x.quality)
+                if let a = x.altitude { epoch.altitude = a }
+                if let g = x.geoidSeparation { epoch.geoidSeparation = g }
+            } else if x.qualityIndicator == 0 {
+                epoch.invalidSignals += 1
+            }
+            if let n = x.satellitesUsed { epoch.satellitesUsed = n }
+            if let h = x.hdop { epoch.ggaHDOP = h }
+        case .gns(let x):
+            if let m = x.mode {
+                epoch.validSignals += 1
+                epoch.offer(x.coordinate, rank: 4)
+                epoch.offer(m.quality)
+                if let a = x.altitude { epoch.altitude = a }
+                if let g = x.geoidSeparation { epoch.geoidSeparation = g }
+            } else if x.isInvalid {
+                epoch.invalidSignals += 1
+            }
+            if let n = x.satellitesUsed { epoch.satellitesUsed = epoch.satellitesUsed ?? n }
+            if let h = x.hdop { epoch.ggaHDOP = epoch.ggaHDOP ?? h }
+            if let n = x.navigationalStatus { epoch.navigationalStatus = n }
+        case .rmc(let x):
+            if x.hasFix {
+                epoch.validSignals += 1
+                epoch.offer(x.coordinate, rank: 3)
+                epoch.offer(x.mode?.quality)
+                if let v = x.speedKnots { epoch.speed = v * metresPerSecondPerKnot }
+                if let c = x.course { epoch.course = c }
+                if let m = x.magneticVariation { epoch.magneticVariation = m }
+                if let d = x.date { epoch.date = d }
+            } else if x.isValid == false || x.mode == .notValid {
+                epoch.invalidSignals += 1
+            }
+            if let n = x.navigationalStatus { epoch.navigationalStatus = n }
+        case .gll(let x):
+            if x.hasFix || (x.isValid == nil && x.coordinate != nil) {
+                // The NMEA 1.x short form has no status: a position is its only claim.
+                epoch.validSignals += 1
+                epoch.offer(x.coordinate, rank: 1)
+            } else if x.isValid == false || x.mode == .notValid {
+                epoch.invalidSignals += 1
+            }
+        case .vtg(let x):
+            if x.mode != .notValid {
+                if let v = x.speed { epoch.speed = epoch.speed ?? v }
+                if let c = x.course { epoch.course = epoch.course ?? c }
+            }
+        case .gsa(let x):
+            if let m = x.mode, epoch.gsaMode == nil || m > epoch.gsaMode! { epoch.gsaMode = m }
+            let hint = x.systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? talker?.constellation
+            epoch.markUsed(x.satellites, hint: hint)
+            if epoch.dop.position == nil { epoch.dop.position = x.pdop }
+            if epoch.dop.horizontal == nil { epoch.dop.horizontal = x.hdop }
+            if epoch.dop.vertical == nil { epoch.dop.vertical = x.vdop }
+        case .gsv(let x):
+            if !epoch.recordPart(x, key: key) { statistics.repeatedSkyParts += 1 }
+            epoch.addInView(x, hint: talker?.constellation)
+        case .zda(let x):
+            if let d = x.date { epoch.date = d }
+        case .gst(let x):
+            epoch.latitudeError = x.latitudeError
+            epoch.longitudeError = x.longitudeError
+            epoch.altitudeError = x.altitudeError
+        case .gbs(let x):
+            epoch.latitudeError = epoch.latitudeError ?? x.latitudeError
+            epoch.longitudeError = epoch.longitudeError ?? x.longitudeError
+            epoch.altitudeError = epoch.altitudeError ?? x.altitudeError
+        case .pgrme(let x):
+            epoch.horizontalAccuracy = epoch.horizontalAccuracy ?? x.horizontalError
+            epoch.verticalAccuracy = epoch.verticalAccuracy ?? x.verticalError
+            epoch.sphericalError = x.sphericalError
+        case .pubx(let x):
+            epoch.pubxMode = x.mode
+            if x.mode >= .twoD {
+                epoch.validSignals += 1
+                epoch.offer(x.coordinate, rank: 2)
+                epoch.offer(x.quality)
+                if let h = x.ellipsoidalAltitude { epoch.ellipsoidalAltitude = h }
+                if let v = x.speedKilometresPerHour { epoch.speed = epoch.speed ?? v / 3.6 }
+                if let c = x.course { epoch.course = epoch.course ?? c }
+                if let v = x.verticalVelocityDown { epoch.climb = -v }
+            } else {
+                epoch.invalidSignals += 1
+            }
+            epoch.horizontalAccuracy = x.horizontalAccuracy ?? epoch.horizontalAccuracy
+            epoch.verticalAccuracy = x.verticalAccuracy ?? epoch.verticalAccuracy
+            if epoch.dop.time == nil { epoch.dop.time = x.tdop }
+            if let n = x.satellitesUsed { epoch.satellitesUsed = epoch.satellitesUsed ?? n }
+        }
+    }
+
+    // MARK: - Deciding
+
+    private func resolvedDate() -> CalendarDate? {
+        guard let t = epoch.time else { return nil }
+        if let d = epoch.date { return d }
+        guard let d = lastDate, let last = lastTime else { return nil }
+        // Time of day went back by more than half a day: midnight has passed.
+        return t.milliseconds < last.milliseconds - 43_200_000 ? d.nextDay : d
+    }
+
+    private func makeFix() -> Fix {
+        var fix = Fix()
+        if let t = epoch.time { fix.timestamp = FixTime(date: resolvedDate(), time: t) }
+        let claimsFix = epoch.validSignals > 0
+        // The receiver's own statement of dimension wins (GSA, else PUBX); without one, a
+        // valid position with an altitude is 3D, as every receiver that omits GSA means it.
+        if let gsa = epoch.gsaMode {
+            fix.mode = gsa >= .twoD && (claimsFix || epoch.invalidSignals == 0) ? gsa : .noFix
+        } else if let pubx = epoch.pubxMode {
+            fix.mode = pubx
+        } else if claimsFix {
+            fix.mode = epoch.altitude != nil ? .threeD : .twoD
+        }
+        fix.satellitesUsed = epoch.satellitesUsed
+        fix.dop = epoch.dop
+        if fix.dop.horizontal == nil { fix.dop.horizontal = epoch.ggaHDOP }
+        fix.navigationalStatus = epoch.navigationalStatus
+        guard fix.mode >= .twoD, epoch.coordinate != nil else {
+            if fix.mode >= .twoD && epoch.coordinate == nil { fix.mode = .noFix }
+            return fix
+        }
+        fix.coordinate = epoch.coordinate
+        fix.quality = epoch.quality
+        fix.altitude = epoch.altitude
+        fix.geoidSeparation = epoch.geoidSeparation
+        if let h = epoch.ellipsoidalAltitude {
+            fix.ellipsoidalAltitude = h
+            if fix.geoidSeparation == nil, let a = epoch.altitude { fix.geoidSeparation = h - a }
+        } else if let a = epoch.altitude, let g = epoch.geoidSeparation {
+            fix.ellipsoidalAltitude = a + g
+        }
+        fix.speed = epoch.speed
+        fix.course = epoch.course
+        fix.magneticVariation = epoch.magneticVariation
+        fix.climb = epoch.climb
+        fix.latitudeError = epoch.latitudeError
+        fix.longitudeError = epoch.longitudeError
+        if let y = epoch.latitudeError, let x = epoch.longitudeError {
+            fix.horizontalAccuracy = (x * x + y * y).squareRoot()
+        } else {
+            fix.horizontalAccuracy = epoch.horizontalAccuracy
+        }
+        fix.verticalAccuracy = epoch.altitudeError ?? epoch.verticalAccuracy
+        fix.sphericalError = epoch.sphericalError
+        return fix
+    }
+
+    /// Vertical speed from the previous 3D fix, when it is recent enough to mean anything.
+    private func climb(to fix: Fix) -> Double? {
+        guard fix.mode == .threeD, let a = fix.altitude, let t = fix.timestamp,
+              let p = previous, p.mode == .threeD, let pa = p.altitude, let pt = p.timestamp
+        else { return nil }
+        var dt = t.time.milliseconds - pt.time.milliseconds
+        if let m = t.millisecondsSinceEpoch, let pm = pt.millisecondsSinceEpoch { dt = m - pm }
+        guard dt > 0, dt <= 5_000 else { return nil }
+        return (a - pa) / (Double(dt) / 1000)
+    }
+
+    private func makeSky(timestamp: FixTime?) -> SkyView {
+        var satellites = epoch.sky
+        for i in satellites.indices where epoch.used.contains(satellites[i].id) {
+            satellites[i].used = true
+        }
+        satellites.sort { $0.id < $1.id }
+        var dop = epoch.dop
+        if dop.horizontal == nil { dop.horizontal = epoch.ggaHDOP }
+        return SkyView(timestamp: timestamp, satellites: satellites, dop: dop)
+    }
+}
+
+/// Counts kept by the assembler, for `gpsfix` statistics and tests.
+public struct EpochStatistics: Equatable, Sendable {
+    public var epochs = 0
+    public var fixes = 0
+    /// Epochs reported at their learned ender rather than when the next began.
+    public var earlyReports = 0
+    public var forgottenEnders = 0
+    public var incompleteSkySets = 0
+    public var repeatedSkyParts = 0
+
+    public init() {}
+}

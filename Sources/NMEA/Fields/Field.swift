@@ -1,0 +1,111 @@
+/// One field of a sentence, with conversions that work on the bytes directly.
+///
+/// Every conversion returns nil for an empty or malformed field: in NMEA an empty field means
+/// "unknown", and unknown is never zero.
+public struct Field {
+    public let bytes: UnsafeBufferPointer<UInt8>
+
+    @inline(__always) public var isEmpty: Bool { bytes.isEmpty }
+
+    /// The single character of a one-letter field (`A`, `N`, `T` …).
+    public var character: UInt8? { bytes.count >= 1 ? bytes[0] : nil }
+
+    public var integer: Int? {
+        guard let d = decimal, d.scale == 0 else {
+            // Some receivers write integers with a fraction ("08.0"); accept whole values.
+            if let d = decimal, d.mantissa % powersOfTen[d.scale] == 0 { return Int(d.mantissa / powersOfTen[d.scale]) }
+            return nil
+        }
+        return Int(d.mantissa)
+    }
+
+    public var double: Double? { decimal?.value }
+
+    /// A decimal number as mantissa and scale, exact: no binary rounding before the caller decides.
+    public var decimal: Decimal? {
+        var i = 0
+        let n = bytes.count
+        guard n > 0 else { return nil }
+        var negative = false
+        if bytes[0] == ASCII.minus { negative = true; i = 1 } else if bytes[0] == ASCII.plus { i = 1 }
+        var mantissa: Int64 = 0
+        var scale = 0
+        var digits = 0
+        var seenDot = false
+        while i < n {
+            let c = bytes[i]
+            if c >= ASCII.zero && c <= ASCII.nine {
+                // Beyond 18 digits the value cannot be a real NMEA quantity; stop adding precision.
+                if digits < 18 {
+                    mantissa = mantissa &* 10 &+ Int64(c &- ASCII.zero)
+                    digits += 1
+                    if seenDot { scale += 1 }
+                } else if !seenDot {
+                    return nil
+                }
+            } else if c == ASCII.dot && !seenDot {
+                seenDot = true
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard digits > 0 else { return nil }
+        return Decimal(mantissa: negative ? -mantissa : mantissa, scale: scale)
+    }
+
+    /// `hhmmss[.sss…]` as a time of day, rounded to the millisecond. Accepts 60 seconds
+    /// (a leap second) and nothing beyond.
+    public var timeOfDay: TimeOfDay? {
+        guard bytes.count >= 6, let d = decimal, d.mantissa >= 0 else { return nil }
+        // Split off the fraction exactly, then round to the millisecond.
+        let whole = d.mantissa / powersOfTen[d.scale]
+        let fraction = d.mantissa % powersOfTen[d.scale]
+        var millis = 0
+        if d.scale > 0 {
+            millis = d.scale <= 3
+                ? Int(fraction) * Int(powersOfTen[3 - d.scale])
+                : Int((fraction + powersOfTen[d.scale - 3] / 2) / powersOfTen[d.scale - 3])
+        }
+        let hh = Int(whole / 10000), mm = Int(whole / 100 % 100), ss = Int(whole % 100)
+        guard hh < 24, mm < 60, ss <= 60 else { return nil }
+        return TimeOfDay(milliseconds: ((hh * 60 + mm) * 60 + ss) * 1000 + millis)
+    }
+
+    /// `ddmmyy` as a date, with the two-digit year pivot 80–99 → 19xx, 00–79 → 20xx.
+    public var date: CalendarDate? {
+        guard bytes.count == 6, let v = integer, v > 0 else { return nil }
+        let dd = v / 10000, mm = v / 100 % 100, yy = v % 100
+        return CalendarDate(year: CalendarDate.expandTwoDigitYear(yy), month: mm, day: dd)
+    }
+
+    /// `ddmm.mmmm` / `dddmm.mmmm` with its hemisphere field, as signed degrees.
+    public func angle(hemisphere: Field, negative: UInt8) -> Double? {
+        guard let d = decimal, d.mantissa >= 0, let h = hemisphere.character else { return nil }
+        // Degrees are the digits above the minutes: split exactly on the decimal mantissa so that
+        // minutes with 4, 5 or 6 decimals keep their full precision.
+        let hundred = 100 * powersOfTen[d.scale]
+        let degrees = Double(d.mantissa / hundred)
+        let minutes = Decimal(mantissa: d.mantissa % hundred, scale: d.scale).value
+        guard minutes < 60 else { return nil }
+        let value = degrees + minutes / 60
+        return h == negative ? -value : value
+    }
+}
+
+/// An exact decimal as read from a field: `value = mantissa / 10^scale`.
+public struct Decimal: Equatable, Sendable {
+    public var mantissa: Int64
+    public var scale: Int
+
+    /// Correctly rounded for up to 15 significant digits: both operands are exact doubles.
+    @inline(__always)
+    public var value: Double { Double(mantissa) / Double(powersOfTen[scale]) }
+}
+
+let powersOfTen: [Int64] = [
+    1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+    10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000,
+    100_000_000_000_000, 1_000_000_000_000_000, 10_000_000_000_000_000,
+    100_000_000_000_000_000, 1_000_000_000_000_000_000,
+]

@@ -1,0 +1,74 @@
+/// One checked NMEA sentence, lent by the engine for the duration of a call.
+///
+/// `body` is everything between the leading `$` and the `*` of the checksum: the address
+/// (`GPGGA`, `PGRME`, `PUBX`) and the fields. It points into the framer's buffer, so a
+/// `Sentence` must never be stored; decode it into a value instead.
+public struct Sentence {
+    public let body: UnsafeBufferPointer<UInt8>
+    /// Where the address ends (the first comma, or the end of the body).
+    public let addressEnd: Int
+    public let hasChecksum: Bool
+
+    /// Why a framed line is not a usable sentence.
+    public enum Rejection: Error, Equatable, Sendable {
+        /// The `*hh` checksum does not match the sentence's bytes.
+        case badChecksum
+        /// A `*` that is not followed by exactly two hex digits, or no valid address.
+        case malformed
+    }
+
+    /// Checks a framed line (starting with `$` or `!`, without its terminator).
+    ///
+    /// A line without any `*hh` is accepted, as gpsd accepts it: NMEA 0183 made the checksum
+    /// mandatory only for some sentences, and old receivers (and hand-typed test input) omit
+    /// it. The caller counts such sentences so that a noisy link shows up in the statistics.
+    public static func check(_ line: UnsafeBufferPointer<UInt8>) -> Result<Sentence, Rejection> {
+        var end = line.count
+        while end > 1 && line[end - 1] == ASCII.space { end -= 1 }
+        guard end >= 2 else { return .failure(.malformed) }
+        var bodyEnd = end
+        var hasChecksum = false
+        if end >= 4, line[end - 3] == ASCII.star,
+           let high = ASCII.hexValue(line[end - 2]), let low = ASCII.hexValue(line[end - 1]) {
+            var sum: UInt8 = 0
+            for i in 1..<(end - 3) { sum ^= line[i] }
+            guard sum == (high << 4 | low) else { return .failure(.badChecksum) }
+            bodyEnd = end - 3
+            hasChecksum = true
+        }
+        let body = UnsafeBufferPointer(rebasing: line[1..<bodyEnd])
+        var addressEnd = 0
+        while addressEnd < body.count {
+            let c = body[addressEnd]
+            if c == ASCII.comma { break }
+            // Letters and digits only: anything else means a broken or fused line.
+            guard (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) else { return .failure(.malformed) }
+            addressEnd += 1
+        }
+        guard addressEnd >= 2 else { return .failure(.malformed) }
+        // A stray `*` inside the fields: a fused or cut line whose checksum cannot be trusted.
+        for i in addressEnd..<body.count where body[i] == ASCII.star { return .failure(.malformed) }
+        return .success(Sentence(body: body, addressEnd: addressEnd, hasChecksum: hasChecksum))
+    }
+
+    /// The two-letter talker (`GP`, `GN`, `BD` …), or nil for a proprietary (`P…`) sentence.
+    public var talker: Talker? {
+        guard body[0] != 0x50, addressEnd >= 5 else { return nil }
+        return Talker(body[0], body[1])
+    }
+
+    /// The fields after the address, in order; a field past the end reads as empty.
+    public var fields: FieldCursor {
+        FieldCursor(body: body, position: addressEnd)
+    }
+
+    /// The address as text, for display and diagnostics (allocates: not for the hot path).
+    public var address: String {
+        String(decoding: UnsafeBufferPointer(rebasing: body[0..<addressEnd]), as: UTF8.self)
+    }
+}
+
+/// Computes the NMEA checksum (XOR of the bytes between `$` and `*`) of a sentence body.
+public func nmeaChecksum<Bytes: Sequence<UInt8>>(_ body: Bytes) -> UInt8 {
+    body.reduce(0, ^)
+}

@@ -1,0 +1,134 @@
+/// The two letters after `$` that say which system produced a sentence.
+public struct Talker: Hashable, Sendable, CustomStringConvertible {
+    public let first: UInt8
+    public let second: UInt8
+
+    public init(_ first: UInt8, _ second: UInt8) {
+        self.first = first
+        self.second = second
+    }
+
+    public init(_ text: StaticString) {
+        precondition(text.utf8CodeUnitCount == 2)
+        first = text.utf8Start[0]
+        second = text.utf8Start[1]
+    }
+
+    public var description: String { String(decoding: [first, second], as: UTF8.self) }
+
+    /// The constellation this talker speaks for; nil for `GN` (combined) and others.
+    public var constellation: Constellation? {
+        switch (first, second) {
+        case (0x47, 0x50): .gps          // GP
+        case (0x47, 0x4C): .glonass      // GL
+        case (0x47, 0x41): .galileo      // GA
+        case (0x47, 0x42), (0x42, 0x44): .beidou // GB, BD
+        case (0x47, 0x51), (0x51, 0x5A), (0x50, 0x51): .qzss // GQ, QZ, PQ
+        case (0x47, 0x49): .navic        // GI
+        default: nil
+        }
+    }
+}
+
+/// A satellite navigation system, numbered as gpsd's `gnssid` (u-blox's numbering).
+public enum Constellation: Int, CaseIterable, Sendable, Comparable {
+    case gps = 0, sbas = 1, galileo = 2, beidou = 3, imes = 4, qzss = 5, glonass = 6, navic = 7
+
+    /// NMEA 4.10 system ID (GSA field 18, GBS field 9) to constellation.
+    public init?(nmeaSystemID: Int) {
+        switch nmeaSystemID {
+        case 1: self = .gps
+        case 2: self = .glonass
+        case 3: self = .galileo
+        case 4: self = .beidou
+        case 5: self = .qzss
+        case 6: self = .navic
+        default: return nil
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .gps: "GPS"
+        case .sbas: "SBAS"
+        case .galileo: "Galileo"
+        case .beidou: "BeiDou"
+        case .imes: "IMES"
+        case .qzss: "QZSS"
+        case .glonass: "GLONASS"
+        case .navic: "NavIC"
+        }
+    }
+
+    public static func < (a: Constellation, b: Constellation) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A satellite's identity: its constellation and its number within it.
+public struct SatelliteID: Hashable, Sendable, Comparable {
+    public var constellation: Constellation
+    public var svid: Int
+
+    public init(constellation: Constellation, svid: Int) {
+        self.constellation = constellation
+        self.svid = svid
+    }
+
+    /// Resolves a satellite number as it appears in GSV or GSA.
+    ///
+    /// NMEA numbers satellites differently by version and vendor: NMEA 2.x/3.x put everything
+    /// in one space (GPS 1–32, SBAS 33–64, GLONASS 65–96, …), NMEA 4.10 numbers within the
+    /// constellation named by the talker or system ID. The hint (from the talker or system ID)
+    /// decides where it can; the number decides where the talker is `GN` or `GP` for all.
+    public init?(nmea number: Int, hint: Constellation?) {
+        guard number > 0 else { return nil }
+        switch hint {
+        case .glonass?:
+            if number <= 32 { self.init(constellation: .glonass, svid: number); return }
+            if (65...96).contains(number) { self.init(constellation: .glonass, svid: number - 64); return }
+        case .galileo?:
+            if number <= 36 { self.init(constellation: .galileo, svid: number); return }
+            if (301...336).contains(number) { self.init(constellation: .galileo, svid: number - 300); return }
+        case .beidou?:
+            if number <= 63 { self.init(constellation: .beidou, svid: number); return }
+            if (201...263).contains(number) { self.init(constellation: .beidou, svid: number - 200); return }
+            if (401...463).contains(number) { self.init(constellation: .beidou, svid: number - 400); return }
+        case .qzss?:
+            if number <= 10 { self.init(constellation: .qzss, svid: number); return }
+            if (193...202).contains(number) { self.init(constellation: .qzss, svid: number - 192); return }
+        case .navic?:
+            if number <= 14 { self.init(constellation: .navic, svid: number); return }
+        default:
+            break
+        }
+        switch number {
+        case 1...32: self.init(constellation: .gps, svid: number)
+        case 33...64: self.init(constellation: .sbas, svid: number + 87)
+        case 65...96: self.init(constellation: .glonass, svid: number - 64)
+        case 120...158: self.init(constellation: .sbas, svid: number)
+        case 173...182: self.init(constellation: .imes, svid: number - 172)
+        case 193...199: self.init(constellation: .qzss, svid: number - 192)
+        case 201...263: self.init(constellation: .beidou, svid: number - 200)
+        case 301...336: self.init(constellation: .galileo, svid: number - 300)
+        case 401...463: self.init(constellation: .beidou, svid: number - 400)
+        default: return nil
+        }
+    }
+
+    /// gpsd's PRN for this satellite (the `PRN` of a SKY report).
+    public var prn: Int {
+        switch constellation {
+        case .gps: svid
+        case .sbas: svid >= 120 && svid <= 151 ? svid - 87 : svid
+        case .galileo: svid + 300
+        case .beidou: svid + 400
+        case .imes: svid + 172
+        case .qzss: svid + 192
+        case .glonass: svid + 64
+        case .navic: svid + 800
+        }
+    }
+
+    public static func < (a: SatelliteID, b: SatelliteID) -> Bool {
+        (a.constellation.rawValue, a.svid) < (b.constellation.rawValue, b.svid)
+    }
+}

@@ -1,0 +1,129 @@
+/// A position on the WGS 84 ellipsoid, in degrees (north and east positive).
+public struct Coordinate: Hashable, Sendable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Reads the four fields `lat,N,lon,E`; nil when any is empty or out of range.
+    static func read(_ fields: inout FieldCursor) -> Coordinate? {
+        let lat = fields.next(), ns = fields.next(), lon = fields.next(), ew = fields.next()
+        guard let latitude = lat.angle(hemisphere: ns, negative: 0x53),   // S
+              let longitude = lon.angle(hemisphere: ew, negative: 0x57),  // W
+              latitude.magnitude <= 90, longitude.magnitude <= 180
+        else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+}
+
+/// The FAA mode indicator of NMEA 2.3+ (RMC, GLL, VTG, GNS): how the position was obtained.
+public enum ModeIndicator: UInt8, Sendable {
+    case autonomous = 0x41    // A
+    case differential = 0x44  // D
+    case estimated = 0x45     // E: dead reckoning
+    case floatRTK = 0x46      // F
+    case manual = 0x4D        // M
+    case notValid = 0x4E      // N
+    case precise = 0x50       // P
+    case rtk = 0x52           // R: RTK fixed
+    case simulator = 0x53     // S
+
+    init?(_ field: Field) {
+        guard let c = field.character else { return nil }
+        self.init(rawValue: c)
+    }
+
+    public var isValid: Bool { self != .notValid }
+
+    public var quality: FixQuality? {
+        switch self {
+        case .autonomous: .gps
+        case .differential: .dgps
+        case .estimated: .deadReckoning
+        case .floatRTK: .rtkFloat
+        case .manual: .manual
+        case .notValid: nil
+        case .precise: .precise
+        case .rtk: .rtkFixed
+        case .simulator: .simulated
+        }
+    }
+}
+
+/// NMEA 4.10 navigational status (RMC field 13, GNS field 13).
+public enum NavigationalStatus: UInt8, Sendable {
+    case safe = 0x53        // S
+    case caution = 0x43     // C
+    case unsafe = 0x55      // U
+    case notValid = 0x56    // V
+
+    init?(_ field: Field) {
+        guard let c = field.character else { return nil }
+        self.init(rawValue: c)
+    }
+}
+
+/// The kind of solution, as gpsd's `status` numbers it.
+public enum FixQuality: Int, Sendable, Comparable {
+    case gps = 1, dgps = 2, rtkFixed = 3, rtkFloat = 4, deadReckoning = 5, gnssDeadReckoning = 6
+    case manual = 7, simulated = 8, precise = 9
+
+    /// GGA field 6. Zero (invalid) is no quality at all.
+    init?(ggaQuality: Int) {
+        switch ggaQuality {
+        case 1: self = .gps
+        case 2: self = .dgps
+        case 3: self = .precise      // PPS: military / precise
+        case 4: self = .rtkFixed
+        case 5: self = .rtkFloat
+        case 6: self = .deadReckoning
+        case 7: self = .manual
+        case 8: self = .simulated
+        default: return nil
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .gps: "GPS"
+        case .dgps: "DGPS"
+        case .rtkFixed: "RTK fixed"
+        case .rtkFloat: "RTK float"
+        case .deadReckoning: "DR"
+        case .gnssDeadReckoning: "GNSS+DR"
+        case .manual: "manual"
+        case .simulated: "simulated"
+        case .precise: "precise"
+        }
+    }
+
+    public static func < (a: FixQuality, b: FixQuality) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// How many dimensions a fix has, as the receiver says (gpsd's `mode`).
+public enum FixMode: Int, Sendable, Comparable {
+    case noFix = 1, twoD = 2, threeD = 3
+
+    public static func < (a: FixMode, b: FixMode) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Dilutions of precision; nil where the receiver did not say.
+public struct DilutionOfPrecision: Equatable, Sendable {
+    public var position: Double?
+    public var horizontal: Double?
+    public var vertical: Double?
+    public var time: Double?
+
+    public init(position: Double? = nil, horizontal: Double? = nil, vertical: Double? = nil, time: Double? = nil) {
+        self.position = position
+        self.horizontal = horizontal
+        self.vertical = vertical
+        self.time = time
+    }
+}
+
+/// Knots to metres per second, exactly (1 knot = 1852 m/h).
+let metresPerSecondPerKnot = 1852.0 / 3600.0

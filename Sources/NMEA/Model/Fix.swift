@@ -1,0 +1,77 @@
+/// What one reporting cycle of a receiver determined, and nothing invented.
+///
+/// Every optional is nil when the receiver did not say: an empty field is unknown, never zero.
+/// Names follow CoreLocation where Swift users know them; units are SI (metres, m/s, degrees).
+public struct Fix: Equatable, Sendable {
+    /// UTC time of the epoch; its date is nil until the stream has told one (RMC or ZDA).
+    public var timestamp: FixTime?
+    public var mode: FixMode = .noFix
+    public var quality: FixQuality?
+    public var coordinate: Coordinate?
+    /// Metres above mean sea level (the geoid).
+    public var altitude: Double?
+    /// Metres above the WGS 84 ellipsoid.
+    public var ellipsoidalAltitude: Double?
+    /// Metres of the geoid above the ellipsoid, as the receiver reported it.
+    public var geoidSeparation: Double?
+    /// Metres per second over ground.
+    public var speed: Double?
+    /// Degrees true, clockwise from north.
+    public var course: Double?
+    /// Degrees, east positive.
+    public var magneticVariation: Double?
+    /// Metres per second, up positive: from the receiver, or from consecutive 3D altitudes.
+    public var climb: Double?
+    public var satellitesUsed: Int?
+    public var dop = DilutionOfPrecision()
+    /// Metres, one sigma, from GST, GBS, PUBX or PGRME (the receiver's own estimates only).
+    public var horizontalAccuracy: Double?
+    public var verticalAccuracy: Double?
+    /// Latitude and longitude error, metres, one sigma (gpsd's epy and epx).
+    public var latitudeError: Double?
+    public var longitudeError: Double?
+    /// Garmin's estimated position error (PGRME), metres.
+    public var sphericalError: Double?
+    public var navigationalStatus: NavigationalStatus?
+
+    public init() {}
+
+    public var hasFix: Bool { mode >= .twoD }
+}
+
+/// One satellite as seen in a reporting cycle.
+public struct Satellite: Equatable, Sendable {
+    public var id: SatelliteID
+    /// Degrees above the horizon.
+    public var elevation: Double?
+    /// Degrees true.
+    public var azimuth: Double?
+    /// dB-Hz; the strongest of the signals reported for this satellite.
+    public var snr: Double?
+    /// Whether the receiver used it in the solution (GSA).
+    public var used: Bool
+
+    public init(id: SatelliteID, elevation: Double? = nil, azimuth: Double? = nil, snr: Double? = nil, used: Bool = false) {
+        self.id = id
+        self.elevation = elevation
+        self.azimuth = azimuth
+        self.snr = snr
+        self.used = used
+    }
+}
+
+/// Every constellation's satellites in view for one cycle, one entry per satellite.
+public struct SkyView: Equatable, Sendable {
+    public var timestamp: FixTime?
+    /// Sorted by constellation, then number.
+    public var satellites: [Satellite]
+    public var dop: DilutionOfPrecision
+
+    public init(timestamp: FixTime? = nil, satellites: [Satellite] = [], dop: DilutionOfPrecision = DilutionOfPrecision()) {
+        self.timestamp = timestamp
+        self.satellites = satellites
+        self.dop = dop
+    }
+
+    public var satellitesUsed: Int { satellites.reduce(0) { $0 + ($1.used ? 1 : 0) } }
+}

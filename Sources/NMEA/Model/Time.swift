@@ -1,0 +1,93 @@
+/// A UTC time of day, to the millisecond, as a receiver reports it.
+///
+/// Values from 86_400_000 up are the leap second 23:59:60, kept as such rather than folded
+/// into the next day.
+public struct TimeOfDay: Hashable, Comparable, Sendable {
+    public var milliseconds: Int
+
+    public init(milliseconds: Int) { self.milliseconds = milliseconds }
+
+    public init(hour: Int, minute: Int, second: Int, millisecond: Int = 0) {
+        milliseconds = ((hour * 60 + minute) * 60 + second) * 1000 + millisecond
+    }
+
+    public var hour: Int { min(milliseconds / 3_600_000, 23) }
+    public var minute: Int { milliseconds >= 86_400_000 ? 59 : milliseconds / 60_000 % 60 }
+    public var second: Int { milliseconds >= 86_400_000 ? 60 + (milliseconds - 86_400_000) / 1000 : milliseconds / 1000 % 60 }
+    public var millisecond: Int { milliseconds % 1000 }
+
+    public static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.milliseconds < b.milliseconds }
+}
+
+/// A calendar date in UTC (proleptic Gregorian).
+public struct CalendarDate: Hashable, Comparable, Sendable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    /// Nil for a date that does not exist (month 13, 30 February, …).
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), day >= 1, day <= CalendarDate.daysIn(month: month, year: year) else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// NMEA's two-digit years: 80–99 are 1980–1999 (GPS began in 1980), 00–79 are 2000–2079.
+    public static func expandTwoDigitYear(_ yy: Int) -> Int { yy >= 80 ? 1900 + yy : 2000 + yy }
+
+    public static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    public var nextDay: CalendarDate {
+        var d = self
+        d.day += 1
+        if d.day > CalendarDate.daysIn(month: d.month, year: d.year) {
+            d.day = 1
+            d.month += 1
+            if d.month > 12 { d.month = 1; d.year += 1 }
+        }
+        return d
+    }
+
+    /// Days since 1970-01-01 (negative before), for time arithmetic without Foundation.
+    public var daysSinceEpoch: Int {
+        // Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    public static func < (a: CalendarDate, b: CalendarDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+}
+
+/// When a fix was taken: always a time of day, and a date when the stream has told one.
+public struct FixTime: Hashable, Sendable {
+    public var date: CalendarDate?
+    public var time: TimeOfDay
+
+    public init(date: CalendarDate?, time: TimeOfDay) {
+        self.date = date
+        self.time = time
+    }
+
+    /// Milliseconds since 1970-01-01T00:00:00Z (a leap second counts as the second after
+    /// 23:59:59), or nil without a date.
+    public var millisecondsSinceEpoch: Int? {
+        guard let date else { return nil }
+        return date.daysSinceEpoch * 86_400_000 + time.milliseconds
+    }
+}

@@ -1,0 +1,87 @@
+/// The whole engine: bytes in, fixes and sky views out. No I/O, no clock, no Foundation.
+///
+/// Feed it whatever chunks the source delivers; it frames, checks, decodes and groups them into
+/// epochs, and calls back with each completed fix or sky view. One parser per stream: its state
+/// (partial sentence, learned cycle ender, last date) belongs to that stream.
+public final class NMEAParser {
+    public private(set) var framer = Framer()
+    public private(set) var assembler = EpochAssembler()
+    public private(set) var counts = SentenceCounts()
+
+    /// Called with every sentence that passed its checksum, before it is decoded: the hook for
+    /// NMEA passthrough and recording.
+    public var onSentence: ((Sentence, SentenceKind) -> Void)?
+
+    public init() {}
+
+    public func parse(_ bytes: UnsafeRawBufferPointer, emit: (EngineEvent) -> Void) {
+        framer.feed(bytes) { line in
+            handle(line, emit: emit)
+        }
+    }
+
+    public func parse(_ bytes: some Collection<UInt8>, emit: (EngineEvent) -> Void) {
+        let array = Array(bytes)
+        array.withUnsafeBytes { parse($0, emit: emit) }
+    }
+
+    /// Ends the stream: the epoch in progress is reported and a cut-off sentence counted.
+    public func finish(emit: (EngineEvent) -> Void) {
+        framer.finish()
+        assembler.finish(emit: emit)
+    }
+
+    /// Parses a whole buffer and returns every event: for tests and small inputs.
+    public static func events(of bytes: some Collection<UInt8>) -> [EngineEvent] {
+        let parser = NMEAParser()
+        var events: [EngineEvent] = []
+        parser.parse(bytes) { events.append($0) }
+        parser.finish { events.append($0) }
+        return events
+    }
+
+    public var statistics: Statistics {
+        Statistics(framing: framer.statistics, sentences: counts, epochs: assembler.statistics)
+    }
+
+    @inline(__always)
+    private func handle(_ line: UnsafeBufferPointer<UInt8>, emit: (EngineEvent) -> Void) {
+        let sentence: Sentence
+        switch Sentence.check(line) {
+        case .success(let s): sentence = s
+        case .failure(.badChecksum):
+            counts.badChecksum += 1
+            return
+        case .failure(.malformed):
+            counts.malformed += 1
+            return
+        }
+        if !sentence.hasChecksum { counts.withoutChecksum += 1 }
+        let kind = SentenceKind(sentence)
+        counts.byKind[kind.rawValue] += 1
+        onSentence?(sentence, kind)
+        guard let decoded = DecodedSentence(sentence, kind: kind) else { return }
+        assembler.consume(decoded, talker: sentence.talker, emit: emit)
+    }
+}
+
+/// Sentences by what became of them.
+public struct SentenceCounts: Equatable, Sendable {
+    /// Indexed by `SentenceKind.rawValue`.
+    public var byKind = [Int](repeating: 0, count: SentenceKind.allCases.count)
+    public var badChecksum = 0
+    public var malformed = 0
+    /// Accepted without a checksum (allowed, but a sign of an old receiver or a hand-made feed).
+    public var withoutChecksum = 0
+
+    public subscript(kind: SentenceKind) -> Int { byKind[kind.rawValue] }
+    public var unknown: Int { self[.unknown] }
+    public var decoded: Int { byKind.reduce(0, +) - unknown }
+}
+
+/// Everything counted on one stream.
+public struct Statistics: Equatable, Sendable {
+    public var framing: FramingStatistics
+    public var sentences: SentenceCounts
+    public var epochs: EpochStatistics
+}

@@ -1,0 +1,36 @@
+/// GGA — Global Positioning System Fix Data (NMEA 0183 §8.3.40).
+///
+/// `$--GGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,h.h,a.a,M,g.g,M,t.t,ssss*hh`
+/// The only standard sentence with altitude above mean sea level and the geoid separation.
+public struct GGA: Equatable, Sendable {
+    public var time: TimeOfDay?
+    public var coordinate: Coordinate?
+    /// Field 6; 0 means the fix is not valid.
+    public var qualityIndicator: Int?
+    public var satellitesUsed: Int?
+    public var hdop: Double?
+    /// Metres above mean sea level.
+    public var altitude: Double?
+    /// Metres of the geoid above the WGS 84 ellipsoid.
+    public var geoidSeparation: Double?
+    public var differentialAge: Double?
+    public var differentialStation: Int?
+
+    public var quality: FixQuality? { qualityIndicator.flatMap(FixQuality.init(ggaQuality:)) }
+    public var isValid: Bool { quality != nil }
+
+    public init(_ s: Sentence) {
+        var f = s.fields
+        time = f.next().timeOfDay
+        coordinate = Coordinate.read(&f)
+        qualityIndicator = f.next().integer
+        satellitesUsed = f.next().integer
+        hdop = f.next().double
+        altitude = f.next().double
+        f.skip(1)
+        geoidSeparation = f.next().double
+        f.skip(1)
+        differentialAge = f.next().double
+        differentialStation = f.next().integer
+    }
+}

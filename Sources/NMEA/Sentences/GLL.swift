@@ -1,0 +1,24 @@
+/// GLL — Geographic Position, Latitude/Longitude (NMEA 0183 §8.3.38).
+///
+/// `$--GLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A,a*hh`; NMEA 1.x sends only the four position fields.
+public struct GLL: Equatable, Sendable {
+    public var coordinate: Coordinate?
+    public var time: TimeOfDay?
+    /// `A` valid, `V` not; nil for the old short form, which has no status.
+    public var isValid: Bool?
+    public var mode: ModeIndicator?
+
+    public init(_ s: Sentence) {
+        var f = s.fields
+        coordinate = Coordinate.read(&f)
+        time = f.next().timeOfDay
+        switch f.next().character {
+        case 0x41?: isValid = true
+        case 0x56?: isValid = false
+        default: isValid = nil
+        }
+        mode = ModeIndicator(f.next())
+    }
+
+    public var hasFix: Bool { isValid == true && mode?.isValid != false }
+}

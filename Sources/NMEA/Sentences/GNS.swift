@@ -1,0 +1,42 @@
+/// GNS — GNSS Fix Data (NMEA 0183 §8.3.44).
+///
+/// `$--GNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,c--c,xx,x.x,x.x,x.x,x.x,x.x[,s]*hh`
+/// Like GGA, with one mode character per constellation instead of a quality number.
+public struct GNS: Equatable, Sendable {
+    public var time: TimeOfDay?
+    public var coordinate: Coordinate?
+    /// The best of the per-constellation mode characters; nil when none is valid.
+    public var mode: ModeIndicator?
+    /// True when the mode field was present and every character was `N`.
+    public var isInvalid: Bool
+    public var satellitesUsed: Int?
+    public var hdop: Double?
+    public var altitude: Double?
+    public var geoidSeparation: Double?
+    public var differentialAge: Double?
+    public var navigationalStatus: NavigationalStatus?
+
+    public init(_ s: Sentence) {
+        var f = s.fields
+        time = f.next().timeOfDay
+        coordinate = Coordinate.read(&f)
+        let modes = f.next()
+        var best: ModeIndicator?
+        var sawAny = false
+        for c in modes.bytes {
+            guard let m = ModeIndicator(rawValue: c) else { continue }
+            sawAny = true
+            guard m.isValid, let q = m.quality else { continue }
+            if best == nil || q > best!.quality! { best = m }
+        }
+        mode = best
+        isInvalid = sawAny && best == nil
+        satellitesUsed = f.next().integer
+        hdop = f.next().double
+        altitude = f.next().double
+        geoidSeparation = f.next().double
+        differentialAge = f.next().double
+        f.skip(1)
+        navigationalStatus = NavigationalStatus(f.next())
+    }
+}

@@ -1,0 +1,33 @@
+/// GSA — GNSS DOP and Active Satellites (NMEA 0183 §8.3.42).
+///
+/// `$--GSA,a,x,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,x.x,x.x,x.x[,h]*hh`
+/// The satellites used in the solution, the fix dimension and the DOPs. NMEA 4.10 adds a
+/// system ID so that a `GN` receiver sends one GSA per constellation.
+public struct GSA: Equatable, Sendable {
+    /// Field 2: 1 no fix, 2 2D, 3 3D.
+    public var mode: FixMode?
+    public var satellites = FixedList<Int>()
+    public var pdop: Double?
+    public var hdop: Double?
+    public var vdop: Double?
+    /// NMEA 4.10 system ID (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC).
+    public var systemID: Int?
+
+    public init(_ s: Sentence) {
+        var f = s.fields
+        // The number of satellite fields varies (12 by the standard, more on some receivers),
+        // so locate the DOPs from the end: the last three fields, or four with a system ID.
+        let count = f.remaining
+        f.skip(1)
+        mode = f.next().integer.flatMap(FixMode.init(rawValue:))
+        let trailing = count >= 17 ? 4 : 3
+        let numbers = max(0, count - 2 - trailing)
+        for _ in 0..<numbers {
+            if let n = f.next().integer, n > 0 { satellites.append(n) }
+        }
+        pdop = f.next().double
+        hdop = f.next().double
+        vdop = f.next().double
+        if trailing == 4 { systemID = f.next().integer }
+    }
+}

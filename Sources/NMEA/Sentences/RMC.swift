@@ -1,0 +1,39 @@
+/// RMC — Recommended Minimum Specific GNSS Data (NMEA 0183 §8.3.77).
+///
+/// `$--RMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,x.x,x.x,ddmmyy,x.x,a,m,s*hh`
+/// Mode indicator from NMEA 2.3, navigational status from 4.10: both optional.
+public struct RMC: Equatable, Sendable {
+    public var time: TimeOfDay?
+    /// Field 2: `A` valid, `V` warning; nil when empty.
+    public var isValid: Bool?
+    public var coordinate: Coordinate?
+    public var speedKnots: Double?
+    /// Degrees true.
+    public var course: Double?
+    public var date: CalendarDate?
+    /// Degrees, east positive.
+    public var magneticVariation: Double?
+    public var mode: ModeIndicator?
+    public var navigationalStatus: NavigationalStatus?
+
+    public init(_ s: Sentence) {
+        var f = s.fields
+        time = f.next().timeOfDay
+        switch f.next().character {
+        case 0x41?: isValid = true
+        case 0x56?: isValid = false
+        default: isValid = nil
+        }
+        coordinate = Coordinate.read(&f)
+        speedKnots = f.next().double
+        course = f.next().double
+        date = f.next().date
+        let variation = f.next().double, direction = f.next().character
+        magneticVariation = variation.map { direction == 0x57 ? -$0 : $0 }
+        mode = ModeIndicator(f.next())
+        navigationalStatus = NavigationalStatus(f.next())
+    }
+
+    /// Valid by its status and, where present, by its mode indicator.
+    public var hasFix: Bool { isValid == true && mode?.isValid != false }
+}

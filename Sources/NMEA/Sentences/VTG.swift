@@ -1,0 +1,37 @@
+/// VTG — Course Over Ground and Ground Speed (NMEA 0183 §8.3.93).
+///
+/// `$--VTG,x.x,T,x.x,M,x.x,N,x.x,K,m*hh`. Receivers from before NMEA 2.0 send the four values
+/// without the unit letters (`$--VTG,x.x,x.x,x.x,x.x`); both are read.
+public struct VTG: Equatable, Sendable {
+    /// Degrees true.
+    public var course: Double?
+    public var magneticCourse: Double?
+    public var speedKnots: Double?
+    public var speedKilometresPerHour: Double?
+    public var mode: ModeIndicator?
+
+    public init(_ s: Sentence) {
+        var f = s.fields
+        let first = f.next(), second = f.next()
+        course = first.double
+        if second.character == 0x54 { // T: the labelled form
+            magneticCourse = f.next().double
+            f.skip(1)
+            speedKnots = f.next().double
+            f.skip(1)
+            speedKilometresPerHour = f.next().double
+            f.skip(1)
+            mode = ModeIndicator(f.next())
+        } else {
+            magneticCourse = second.double
+            speedKnots = f.next().double
+            speedKilometresPerHour = f.next().double
+        }
+    }
+
+    /// Speed in m/s, preferring knots (more receivers fill that one).
+    public var speed: Double? {
+        if let k = speedKnots { return k * metresPerSecondPerKnot }
+        return speedKilometresPerHour.map { $0 / 3.6 }
+    }
+}

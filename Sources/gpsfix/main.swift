@@ -1,0 +1,4 @@
+import Glibc
+import GPSFixCLI
+
+exit(GPSFixCLI.main(CommandLine.arguments))
