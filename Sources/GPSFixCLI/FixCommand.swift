@@ -23,7 +23,8 @@ struct FixCommand {
             result.withLock { $0 = r }
             done.signal()
         }
-        done.wait()
+        // The manager holds its delegate weakly: keep the service alive until the run ends.
+        withExtendedLifetime(service) { done.wait() }
         let fix = try result.withLock { $0! }.get()
         var w = ByteWriter()
         if args.has("--json") {

@@ -52,7 +52,8 @@ struct WatchCommand {
                 done.signal()
             }
         }
-        done.wait()
+        // The manager holds its delegate weakly: keep the service alive until the run ends.
+        withExtendedLifetime(service) { done.wait() }
         out.flush()
         switch outcome.withLock({ $0 }) {
         case .error(let error)?:

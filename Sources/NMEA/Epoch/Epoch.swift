@@ -14,7 +14,6 @@ struct Epoch {
     var pubxMode: FixMode?
 
     var coordinate: Coordinate?
-    var coordinateRank = 0
     var altitude: Double?
     var geoidSeparation: Double?
     var ellipsoidalAltitude: Double?
@@ -91,10 +90,11 @@ struct Epoch {
         return 0
     }
 
-    mutating func offer(_ c: Coordinate?, rank: Int) {
-        guard let c, rank > coordinateRank else { return }
-        coordinate = c
-        coordinateRank = rank
+    /// The latest valid position of the cycle wins, as in gpsd: some receivers (a B&G Zeus
+    /// among gpsd's captures) send a GLL that differs from the GGA before it, and the later
+    /// sentence is the receiver's latest word.
+    mutating func offer(_ c: Coordinate?) {
+        if let c { coordinate = c }
     }
 
     mutating func offer(_ q: FixQuality?) {

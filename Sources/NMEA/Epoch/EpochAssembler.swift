@@ -46,6 +46,14 @@ public struct EpochAssembler: Sendable {
                 enders.append(lastSignature)
             }
         }
+        if contradictsEpochPosition(sentence) {
+            // Two sources in one stream (a chartplotter relaying its GPS's GGA and GLL beside its
+            // own RMC): report the earlier statement as it stood rather than overwrite it.
+            report(firedBy: nil, emit: emit)
+            delivered = nil
+            skyDelivered = false
+            statistics.contradictions += 1
+        }
         merge(sentence, talker: talker, key: key)
 
         let signature: Signature?
@@ -153,6 +161,24 @@ public struct EpochAssembler: Sendable {
         }
     }
 
+    /// Whether `s` states a position that disagrees with the one this epoch already holds by
+    /// more than the sentences' rounding could explain (and at least a metre), when the epoch's
+    /// position has not been reported yet.
+    private func contradictsEpochPosition(_ s: DecodedSentence) -> Bool {
+        guard delivered == nil, let current = epoch.coordinate else { return false }
+        let next: Coordinate?
+        switch s {
+        case .gga(let x) where x.isValid: next = x.coordinate
+        case .gns(let x) where x.mode != nil: next = x.coordinate
+        case .rmc(let x) where x.hasFix: next = x.coordinate
+        case .gll(let x) where x.hasFix: next = x.coordinate
+        default: next = nil
+        }
+        guard let next else { return false }
+        let resolution = max(current.resolution ?? 0, next.resolution ?? 0) * 111_195
+        return current.distance(to: next) > max(1.0, 3 * resolution)
+    }
+
     // MARK: - Merging sentences
 
     private mutating func merge(_ s: DecodedSentence, talker: Talker?, key: UInt32) {
@@ -161,12 +187,12 @@ public struct EpochAssembler: Sendable {
         switch s {
         case .gga(let x):
             if x.isValid {
-                epoch.validSignals += 1
-                epoch.offer(x.coordinate, rank: 4)
+                if x.claimsFix { epoch.validSignals += 1 }
+                epoch.offer(x.coordinate)
                 epoch.offer(x.quality)
                 if let a = x.altitude { epoch.altitude = a }
                 if let g = x.geoidSeparation { epoch.geoidSeparation = g }
-            } else if x.qualityIndicator == 0 {
+            } else if x.qualityIndicator != nil {
                 epoch.invalidSignals += 1
             }
             if let n = x.satellitesUsed { epoch.satellitesUsed = n }
@@ -174,7 +200,7 @@ public struct EpochAssembler: Sendable {
         case .gns(let x):
             if let m = x.mode {
                 epoch.validSignals += 1
-                epoch.offer(x.coordinate, rank: 4)
+                epoch.offer(x.coordinate)
                 epoch.offer(m.quality)
                 if let a = x.altitude { epoch.altitude = a }
                 if let g = x.geoidSeparation { epoch.geoidSeparation = g }
@@ -187,7 +213,7 @@ public struct EpochAssembler: Sendable {
         case .rmc(let x):
             if x.hasFix {
                 epoch.validSignals += 1
-                epoch.offer(x.coordinate, rank: 3)
+                epoch.offer(x.coordinate)
                 epoch.offer(x.mode?.quality)
                 if let v = x.speedKnots { epoch.speed = v * metresPerSecondPerKnot }
                 if let c = x.course { epoch.course = c }
@@ -201,7 +227,7 @@ public struct EpochAssembler: Sendable {
             if x.hasFix || (x.isValid == nil && x.coordinate != nil) {
                 // The NMEA 1.x short form has no status: a position is its only claim.
                 epoch.validSignals += 1
-                epoch.offer(x.coordinate, rank: 1)
+                epoch.offer(x.coordinate)
             } else if x.isValid == false || x.mode == .notValid {
                 epoch.invalidSignals += 1
             }
@@ -238,7 +264,7 @@ public struct EpochAssembler: Sendable {
             epoch.pubxMode = x.mode
             if x.mode >= .twoD {
                 epoch.validSignals += 1
-                epoch.offer(x.coordinate, rank: 2)
+                epoch.offer(x.coordinate)
                 epoch.offer(x.quality)
                 if let h = x.ellipsoidalAltitude { epoch.ellipsoidalAltitude = h }
                 if let v = x.speedKilometresPerHour { epoch.speed = epoch.speed ?? v / 3.6 }
@@ -341,6 +367,8 @@ public struct EpochStatistics: Equatable, Sendable {
     /// Epochs reported at their learned ender rather than when the next began.
     public var earlyReports = 0
     public var forgottenEnders = 0
+    /// Epochs in which two sentences stated positions too far apart to be the same fix.
+    public var contradictions = 0
     public var incompleteSkySets = 0
     public var repeatedSkyParts = 0
 

@@ -2,10 +2,34 @@
 public struct Coordinate: Hashable, Sendable {
     public var latitude: Double
     public var longitude: Double
+    /// How finely the sentence printed it, in degrees (0.0001 minutes is 1.7e-6°); nil when
+    /// not read from a sentence. Not part of equality: the same place is the same place.
+    public var resolution: Double?
 
-    public init(latitude: Double, longitude: Double) {
+    public init(latitude: Double, longitude: Double, resolution: Double? = nil) {
         self.latitude = latitude
         self.longitude = longitude
+        self.resolution = resolution
+    }
+
+    public static func == (a: Coordinate, b: Coordinate) -> Bool {
+        a.latitude == b.latitude && a.longitude == b.longitude
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(latitude)
+        hasher.combine(longitude)
+    }
+
+    /// Approximate ground distance in metres (equirectangular: exact enough below a kilometre).
+    public func distance(to other: Coordinate) -> Double {
+        let metresPerDegree = 111_195.0
+        let dy = (latitude - other.latitude) * metresPerDegree
+        let meanLatitude = (latitude + other.latitude) / 2 * .pi / 180
+        var dLon = (longitude - other.longitude).magnitude
+        if dLon > 180 { dLon = 360 - dLon }
+        let dx = dLon * metresPerDegree * cosine(meanLatitude)
+        return (dx * dx + dy * dy).squareRoot()
     }
 
     /// Reads the four fields `lat,N,lon,E`; nil when any is empty or out of range.
@@ -15,7 +39,9 @@ public struct Coordinate: Hashable, Sendable {
               let longitude = lon.angle(hemisphere: ew, negative: 0x57),  // W
               latitude.magnitude <= 90, longitude.magnitude <= 180
         else { return nil }
-        return Coordinate(latitude: latitude, longitude: longitude)
+        let decimals = min(lat.decimal?.scale ?? 0, lon.decimal?.scale ?? 0)
+        return Coordinate(latitude: latitude, longitude: longitude,
+                          resolution: 1 / (60 * Double(powersOfTen[decimals])))
     }
 }
 
@@ -127,3 +153,14 @@ public struct DilutionOfPrecision: Equatable, Sendable {
 
 /// Knots to metres per second, exactly (1 knot = 1852 m/h).
 let metresPerSecondPerKnot = 1852.0 / 3600.0
+
+/// cos(x) for |x| ≤ π/2 without Foundation: a Taylor series, accurate to 1e-9 there.
+func cosine(_ x: Double) -> Double {
+    let x2 = x * x
+    var term = 1.0, sum = 1.0
+    for n in stride(from: 2, through: 20, by: 2) {
+        term *= -x2 / Double((n - 1) * n)
+        sum += term
+    }
+    return sum
+}

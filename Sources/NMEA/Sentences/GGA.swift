@@ -17,7 +17,13 @@ public struct GGA: Equatable, Sendable {
     public var differentialStation: Int?
 
     public var quality: FixQuality? { qualityIndicator.flatMap(FixQuality.init(ggaQuality:)) }
+    /// A fix by its quality indicator.
     public var isValid: Bool { quality != nil }
+
+    /// Whether this GGA alone is evidence of a fix. One that uses no satellites is not: Hemisphere
+    /// receivers send quality 1 with 00 satellites while coasting (gpsd reports no fix), while
+    /// Garmins send 00 with a fix that their RMC, GLL and GSA confirm.
+    public var claimsFix: Bool { isValid && satellitesUsed != 0 }
 
     public init(_ s: Sentence) {
         var f = s.fields
