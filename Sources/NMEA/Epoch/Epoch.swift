@@ -38,11 +38,11 @@ struct Epoch {
     /// Satellites in view from this cycle's GSVs.
     var sky: [Satellite] = []
     /// GSV sets of this cycle: which parts arrived.
-    var skySets = FixedList<SkySet>()
+    var skySets: [SkySet] = []
     var hasSky = false
 
     /// (talker, kind) keys seen, for the repeat rule, and occurrence counts for signatures.
-    var seen = FixedList<KeyCount>()
+    var seen: [KeyCount] = []
 
     struct SkySet: Sendable {
         var key: UInt32
@@ -58,21 +58,29 @@ struct Epoch {
     init() {
         used.reserveCapacity(64)
         sky.reserveCapacity(64)
+        skySets.reserveCapacity(16)
+        seen.reserveCapacity(32)
     }
 
     /// Forgets the cycle but keeps the arrays' storage, so steady state allocates nothing.
     mutating func reset() {
-        var used: [SatelliteID] = [], sky: [Satellite] = []
+        var used: [SatelliteID] = [], sky: [Satellite] = [], sets: [SkySet] = [], seen: [KeyCount] = []
         swap(&used, &self.used)
         swap(&sky, &self.sky)
+        swap(&sets, &self.skySets)
+        swap(&seen, &self.seen)
         used.removeAll(keepingCapacity: true)
         sky.removeAll(keepingCapacity: true)
-        self = Epoch(reusing: used, sky)
+        sets.removeAll(keepingCapacity: true)
+        seen.removeAll(keepingCapacity: true)
+        self = Epoch(reusing: used, sky, sets, seen)
     }
 
-    private init(reusing used: [SatelliteID], _ sky: [Satellite]) {
+    private init(reusing used: [SatelliteID], _ sky: [Satellite], _ sets: [SkySet], _ seen: [KeyCount]) {
         self.used = used
         self.sky = sky
+        self.skySets = sets
+        self.seen = seen
     }
 
     /// Counts one more occurrence of `key` in this cycle and returns the new count.
@@ -86,7 +94,7 @@ struct Epoch {
     }
 
     func occurrences(_ key: UInt32) -> Int {
-        for entry in seen where entry.key == key { return entry.count }
+        for i in seen.indices where seen[i].key == key { return seen[i].count }
         return 0
     }
 
@@ -102,7 +110,7 @@ struct Epoch {
         if quality == nil || q > quality! { quality = q }
     }
 
-    mutating func markUsed(_ numbers: FixedList<Int>, hint: Constellation?) {
+    mutating func markUsed(_ numbers: FixedList<16, Int>, hint: Constellation?) {
         for n in numbers {
             guard let id = SatelliteID(nmea: n, hint: hint), !used.contains(id) else { continue }
             used.append(id)

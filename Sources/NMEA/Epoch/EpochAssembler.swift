@@ -17,7 +17,8 @@ public enum EngineEvent: Equatable, Sendable {
 /// position data is still to come was learned from a glitch: it is forgotten.
 public struct EpochAssembler: Sendable {
     private var epoch = Epoch()
-    private var enders = FixedList<Signature>()
+    /// Learned cycle enders: a handful at most.
+    private var enders: [Signature] = []
     private var lastSignature: Signature?
     private var firedBy: Signature?
     private var delivered: Fix?
@@ -29,7 +30,9 @@ public struct EpochAssembler: Sendable {
 
     public private(set) var statistics = EpochStatistics()
 
-    public init() {}
+    public init() {
+        enders.reserveCapacity(8)
+    }
 
     struct Signature: Equatable, Sendable {
         var key: UInt32
@@ -42,7 +45,8 @@ public struct EpochAssembler: Sendable {
         if startsNewEpoch(sentence, key: key) {
             close(emit: emit)
             if let lastSignature, !enders.contains(lastSignature) {
-                if enders.isFull { enders.removeAll() }
+                // A receiver whose cycle keeps changing shape: start learning afresh.
+                if enders.count >= 8 { enders.removeAll(keepingCapacity: true) }
                 enders.append(lastSignature)
             }
         }
@@ -139,9 +143,7 @@ public struct EpochAssembler: Sendable {
             if fix != delivered {
                 // More position data after the ender fired: that ender came too early.
                 if let early = firedBy, let i = enders.firstIndex(of: early) {
-                    var kept = FixedList<Signature>()
-                    for (j, e) in enders.enumerated() where j != i { kept.append(e) }
-                    enders = kept
+                    enders.remove(at: i)
                     statistics.forgottenEnders += 1
                 }
                 emit(.fix(fix))

@@ -1,36 +1,33 @@
 /// A short list stored inline, so that decoding GSA and GSV allocates nothing.
-public struct FixedList<Element: Sendable>: RandomAccessCollection, MutableCollection, Sendable {
-    public static var capacity: Int { 16 }
-    private var storage: InlineArray<16, Element?> = .init(repeating: nil)
+///
+/// The capacity is part of the type, so a GSV's four satellites do not pay for a GSA's
+/// sixteen: these values are copied per sentence and their size is the engine's speed.
+public struct FixedList<let capacity: Int, Element: Sendable>: RandomAccessCollection, Sendable {
+    private var storage: InlineArray<capacity, Element?> = .init(repeating: nil)
     public private(set) var count = 0
 
     public init() {}
 
-    /// Appends unless full; a receiver that sends more than 16 entries loses the excess.
+    /// Appends unless full: a receiver that sends more than `capacity` entries loses the excess.
     public mutating func append(_ element: Element) {
-        guard count < Self.capacity else { return }
+        guard count < capacity else { return }
         storage[count] = element
         count += 1
     }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
+
     public subscript(position: Int) -> Element {
-        get {
-            precondition(position >= 0 && position < count)
-            return storage[position]!
-        }
-        set {
-            precondition(position >= 0 && position < count)
-            storage[position] = newValue
-        }
+        precondition(position >= 0 && position < count)
+        return storage[position]!
     }
-
-    public mutating func removeAll() { count = 0 }
-
-    public var isFull: Bool { count == Self.capacity }
 }
 
 extension FixedList: Equatable where Element: Equatable {
-    public static func == (a: FixedList, b: FixedList) -> Bool { a.elementsEqual(b) }
+    public static func == (a: FixedList, b: FixedList) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<a.count where a[i] != b[i] { return false }
+        return true
+    }
 }

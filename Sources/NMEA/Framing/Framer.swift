@@ -13,74 +13,107 @@ public struct Framer: Sendable {
     /// sentences (SkyTraq PSTI is ~100), so allow some slack and drop anything longer.
     public static let maximumSentenceLength = 128
 
-    private var buffer: [UInt8]
+    /// Holds a sentence that spans two chunks; a sentence inside one chunk is lent in place.
+    private var carry: [UInt8]
     private var length = 0
     private var inSentence = false
 
     public private(set) var statistics = FramingStatistics()
 
     public init() {
-        buffer = [UInt8](repeating: 0, count: Framer.maximumSentenceLength)
+        carry = [UInt8](repeating: 0, count: Framer.maximumSentenceLength)
     }
 
     /// Feeds `bytes` and calls `body` once per completed line that starts with `$` or `!`.
-    /// The buffer passed to `body` holds the line without its terminator.
+    /// The buffer passed to `body` holds the line without its terminator, and is valid only
+    /// during the call.
     public mutating func feed(
         _ bytes: UnsafeRawBufferPointer,
         _ body: (UnsafeBufferPointer<UInt8>) throws -> Void
     ) rethrows {
-        guard !bytes.isEmpty else { return }
+        guard let raw = bytes.baseAddress, bytes.count > 0 else { return }
+        let base = raw.assumingMemoryBound(to: UInt8.self)
+        let n = bytes.count
         let limit = Framer.maximumSentenceLength
-        try buffer.withUnsafeMutableBufferPointer { line in
-            var junk = 0
-            for byte in bytes {
-                if byte == ASCII.dollar || byte == ASCII.bang {
-                    if inSentence {
-                        // A start inside a sentence: the earlier one was cut short.
-                        statistics.truncated += 1
-                        junk += length
-                    }
-                    inSentence = true
-                    line[0] = byte
-                    length = 1
-                    continue
+        var junk = 0
+        var i = 0
+        while i < n {
+            if !inSentence {
+                // Between sentences: skip to the next start, counting what is skipped.
+                while i < n {
+                    let b = base[i]
+                    if b == ASCII.dollar || b == ASCII.bang { break }
+                    if b != ASCII.cr && b != ASCII.lf { junk += 1 }
+                    i += 1
                 }
-                guard inSentence else {
-                    if byte != ASCII.cr && byte != ASCII.lf { junk += 1 }
-                    continue
-                }
-                if byte == ASCII.cr || byte == ASCII.lf {
-                    inSentence = false
-                    statistics.lines += 1
-                    let end = length
-                    length = 0
-                    try body(UnsafeBufferPointer(rebasing: line[0..<end]))
-                    continue
-                }
-                if byte < 0x20 || byte > 0x7E {
-                    // NUL, binary packet or line noise: the sentence cannot be whole.
-                    statistics.truncated += 1
-                    junk += length + 1
-                    inSentence = false
-                    length = 0
-                    continue
-                }
-                if length == limit {
-                    statistics.overlong += 1
-                    junk += length + 1
-                    inSentence = false
-                    length = 0
-                    continue
-                }
-                line[length] = byte
-                length += 1
+                guard i < n else { break }
+                inSentence = true
+                length = 0
             }
-            statistics.junkBytes += junk
+            // Inside a sentence: `start` is where this chunk's part of it begins. A sentence
+            // that lies wholly in this chunk is lent in place; only one that spans chunks is
+            // copied into `carry`.
+            let start = i
+            if length == 0 { i += 1 } // its `$`
+            let end = min(n, start + (limit - length))
+            while i < end {
+                let b = base[i]
+                // Printable and not a sentence start: the common case.
+                guard b &- 0x20 < 0x5F, b != ASCII.dollar, b != ASCII.bang else { break }
+                i += 1
+            }
+            let part = i - start
+            guard i < n else {
+                // The chunk ended inside the sentence: keep it for the next chunk.
+                append(base + start, part)
+                break
+            }
+            let b = base[i]
+            if b == ASCII.cr || b == ASCII.lf {
+                inSentence = false
+                statistics.lines += 1
+                if length == 0 {
+                    try body(UnsafeBufferPointer(start: base + start, count: part))
+                } else {
+                    append(base + start, part)
+                    let total = length
+                    length = 0
+                    try carry.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<total])) }
+                }
+                i += 1
+            } else if b == ASCII.dollar || b == ASCII.bang {
+                // A start inside a sentence: the earlier one was cut short. Begin again here.
+                statistics.truncated += 1
+                junk += length + part
+                length = 0
+            } else if b &- 0x20 >= 0x5F {
+                // NUL, binary packet or line noise: the sentence cannot be whole.
+                statistics.truncated += 1
+                junk += length + part + 1
+                inSentence = false
+                length = 0
+                i += 1
+            } else {
+                // Printable, but past the limit: an overlong line. Skip to the next start.
+                statistics.overlong += 1
+                junk += length + part
+                inSentence = false
+                length = 0
+            }
         }
+        statistics.junkBytes += junk
+    }
+
+    private mutating func append(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
+        let offset = length
+        carry.withUnsafeMutableBufferPointer { c in
+            for k in 0..<count { c[offset + k] = bytes[k] }
+        }
+        length += count
     }
 
     /// Whether a sentence has started but not ended: what `finish()` would discard.
-    public var hasPartialSentence: Bool { inSentence && length > 0 }
+    public var hasPartialSentence: Bool { inSentence }
 
     /// Ends the stream: a sentence without its terminator is counted as truncated.
     public mutating func finish() {

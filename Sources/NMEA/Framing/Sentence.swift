@@ -27,15 +27,24 @@ public struct Sentence {
         while end > 1 && line[end - 1] == ASCII.space { end -= 1 }
         guard end >= 2 else { return .failure(.malformed) }
         var bodyEnd = end
-        var hasChecksum = false
+        var expected: UInt8?
         if end >= 4, line[end - 3] == ASCII.star,
            let high = ASCII.hexValue(line[end - 2]), let low = ASCII.hexValue(line[end - 1]) {
-            var sum: UInt8 = 0
-            for i in 1..<(end - 3) { sum ^= line[i] }
-            guard sum == (high << 4 | low) else { return .failure(.badChecksum) }
             bodyEnd = end - 3
-            hasChecksum = true
+            expected = high << 4 | low
         }
+        // One pass: the checksum, and any stray `*` (a fused or cut line whose checksum
+        // cannot be trusted).
+        var sum: UInt8 = 0
+        var stray = false
+        for i in 1..<bodyEnd {
+            let c = line[i]
+            sum ^= c
+            stray = stray || c == ASCII.star
+        }
+        guard !stray else { return .failure(.malformed) }
+        if let expected, sum != expected { return .failure(.badChecksum) }
+        let hasChecksum = expected != nil
         let body = UnsafeBufferPointer(rebasing: line[1..<bodyEnd])
         var addressEnd = 0
         while addressEnd < body.count {
@@ -46,8 +55,6 @@ public struct Sentence {
             addressEnd += 1
         }
         guard addressEnd >= 2 else { return .failure(.malformed) }
-        // A stray `*` inside the fields: a fused or cut line whose checksum cannot be trusted.
-        for i in addressEnd..<body.count where body[i] == ASCII.star { return .failure(.malformed) }
         return .success(Sentence(body: body, addressEnd: addressEnd, hasChecksum: hasChecksum))
     }
 

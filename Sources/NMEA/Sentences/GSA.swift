@@ -6,7 +6,7 @@
 public struct GSA: Equatable, Sendable {
     /// Field 2: 1 no fix, 2 2D, 3 3D.
     public var mode: FixMode?
-    public var satellites = FixedList<Int>()
+    public var satellites = FixedList<16, Int>()
     public var pdop: Double?
     public var hdop: Double?
     public var vdop: Double?

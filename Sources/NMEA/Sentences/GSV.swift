@@ -1,7 +1,7 @@
 /// GSV — GNSS Satellites in View (NMEA 0183 §8.3.47).
 ///
 /// `$--GSV,t,n,c,ss,ee,aaa,rr,…[,s]*hh`: part `n` of `t` of a set listing `c` satellites,
-/// up to four per sentence. NMEA 4.10 appends a signal ID, one set per signal.
+/// up to four per sentence (the standard's limit; more are dropped). NMEA 4.10 appends a signal ID, one set per signal.
 public struct GSV: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         public var number: Int
@@ -14,7 +14,7 @@ public struct GSV: Equatable, Sendable {
     public var totalParts: Int?
     public var part: Int?
     public var satellitesInView: Int?
-    public var entries = FixedList<Entry>()
+    public var entries = FixedList<4, Entry>()
     public var signalID: Int?
 
     public init(_ s: Sentence) {

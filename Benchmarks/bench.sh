@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Replay speed of gpsfix against gpsd's own decoder on the same NMEA, end to end (process
+# start, decode, JSON out). Input: every gpsd regression capture concatenated until the file
+# is about 50 MB (read by path from ../shared; nothing is copied into the project), or the
+# project's own captures when ../shared is absent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product gpsfix >/dev/null
+swift build -c release --product nmea-bench >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+src=../shared/captures/gpsd
+if [ -d "$src" ]; then inputs=("$src"/*.log); else inputs=(Captures/*.nmea); fi
+: > "$work/one"
+for f in "${inputs[@]}"; do grep -av '^#' "$f" >> "$work/one" || true; done
+: > "$work/big.nmea"
+while [ "$(stat -c %s "$work/big.nmea")" -lt 50000000 ]; do cat "$work/one" >> "$work/big.nmea"; done
+size=$(stat -c %s "$work/big.nmea")
+echo "input: $size bytes"
+
+best() { # best wall time of 3 runs, in seconds, stdin from $IN when set
+  python3 - "$@" <<'PY'
+import os, subprocess, sys, time
+best = None
+for _ in range(3):
+    stdin = open(os.environ["IN"], "rb") if os.environ.get("IN") else None
+    t = time.perf_counter()
+    subprocess.run(sys.argv[1:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t = time.perf_counter() - t
+    best = t if best is None else min(best, t)
+print(f"{best:.3f}")
+PY
+}
+g=$(best .build/release/gpsfix watch --replay "$work/big.nmea" --json --speed max)
+echo "gpsfix watch --json --speed max: ${g}s, $(python3 -c "print(round($size/1e6/max($g,0.001)))") MB/s"
+if command -v gpsdecode >/dev/null; then
+  d=$(IN="$work/big.nmea" best gpsdecode)
+  echo "gpsdecode:                       ${d}s, $(python3 -c "print(round($size/1e6/max($d,0.001)))") MB/s"
+  echo "speed-up: $(python3 -c "print(round($d/max($g,0.001),1))")x"
+else
+  echo "gpsdecode not installed (apt-get install gpsd-clients) : no comparison"
+fi
+.build/release/nmea-bench "$work/one" 50
