@@ -45,16 +45,17 @@ let parseOnly = seconds {
 }
 var out = ByteWriter(capacity: 1 << 20)
 var written = 0
+let tag = GPSDJSON.Device("bench")
 let withJSON = seconds {
     for _ in 0..<repeats {
         let parser = NMEAParser()
         let emit: (EngineEvent) -> Void = { event in
             switch event {
-            case .fix(let fix): GPSDJSON.tpv(fix, device: "bench", into: &out)
-            case .sky(let sky): GPSDJSON.sky(sky, device: "bench", into: &out)
+            case .fix(let fix): GPSDJSON.tpv(fix, device: tag, into: &out)
+            case .sky(let sky): GPSDJSON.sky(sky, device: tag, into: &out)
             }
-            if out.bytes.count > 1 << 19 {
-                written += out.bytes.count
+            if out.count > 1 << 19 {
+                written += out.count
                 out.removeAll()
             }
         }

@@ -20,6 +20,7 @@ struct WatchCommand {
         let manager = try SourceOptions.manager(args, defaultSpeed: speed)
         let service = LocationService(manager: manager)
         let device = manager.sourceDescription
+        let tag = GPSDJSON.Device(device)
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<LocationEvent?>(nil)
         let paced = speed != .maximum
@@ -32,7 +33,7 @@ struct WatchCommand {
             switch event {
             case .fix(let fix):
                 if json {
-                    GPSDJSON.tpv(fix, device: device, into: &out.writer)
+                    GPSDJSON.tpv(fix, device: tag, into: &out.writer)
                 } else {
                     TextFormat.line(fix, into: &out.writer)
                 }
@@ -41,7 +42,7 @@ struct WatchCommand {
                 if out.failed { service.stop() }
             case .sky(let sky):
                 if json {
-                    GPSDJSON.sky(sky, device: device, into: &out.writer)
+                    GPSDJSON.sky(sky, device: tag, into: &out.writer)
                     out.commit(flushNow: paced)
                 }
             case .status, .error, .sentence:

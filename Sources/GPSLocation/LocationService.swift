@@ -18,7 +18,11 @@ public final class LocationService: LocationManagerDelegate {
         var startedForRequests = false
         var ended = false
         var requests: [Int: LocationCallback] = [:]
-        var subscribers: [Int: Subscriber] = [:]
+        var subscribers: [Int: Subscriber] = [:] {
+            // Events are frequent and subscriptions rare: keep a ready list to hand out.
+            didSet { everyone = Array(subscribers.values) }
+        }
+        var everyone: [Subscriber] = []
         var nextID = 0
         var lastFix: Fix?
     }
@@ -162,11 +166,12 @@ public final class LocationService: LocationManagerDelegate {
     public func locationManager(_ manager: any LocationManagerInterface, didUpdateFix fix: Fix) {
         let (callbacks, subscribers, stop) = state.withLock { s -> ([LocationCallback], [Subscriber], Bool) in
             guard !s.ended else { return ([], [], false) }
-            guard fix.hasFix, fix.coordinate != nil else { return ([], Array(s.subscribers.values), false) }
+            guard fix.hasFix, fix.coordinate != nil else { return ([], s.everyone, false) }
             s.lastFix = fix
+            guard !s.requests.isEmpty else { return ([], s.everyone, false) }
             let callbacks = Array(s.requests.values)
             s.requests.removeAll()
-            return (callbacks, Array(s.subscribers.values), settleAfterRequests(&s))
+            return (callbacks, s.everyone, settleAfterRequests(&s))
         }
         for subscriber in subscribers { subscriber(.fix(fix)) }
         if stop { self.manager.stopUpdatingLocation() }
@@ -193,7 +198,7 @@ public final class LocationService: LocationManagerDelegate {
     }
 
     private func broadcast(_ event: LocationEvent) {
-        let subscribers = state.withLock { s in s.ended ? [] : Array(s.subscribers.values) }
+        let subscribers = state.withLock { s in s.ended ? [] : s.everyone }
         for subscriber in subscribers { subscriber(event) }
     }
 
@@ -204,7 +209,7 @@ public final class LocationService: LocationManagerDelegate {
             s.ended = true
             let callbacks = Array(s.requests.values)
             s.requests.removeAll()
-            return (callbacks, Array(s.subscribers.values))
+            return (callbacks, s.everyone)
         }
         for subscriber in subscribers { subscriber(event) }
         for callback in callbacks { callback(.failure(error)) }

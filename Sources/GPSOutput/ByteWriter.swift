@@ -1,25 +1,72 @@
 /// Appends text and numbers to a byte buffer without going through `String` or `Foundation`:
 /// output runs once per epoch, but replay at full speed makes that a hot path too.
-public struct ByteWriter: Sendable {
-    public private(set) var bytes: [UInt8] = []
+public struct ByteWriter: ~Copyable, @unchecked Sendable {
+    // Owned exclusively (the type cannot be copied), so a raw buffer is safe to share with
+    // no one, and every append is a bounds check and a store: no copy-on-write test per byte.
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    public private(set) var count = 0
 
-    public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
 
-    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    deinit { base.deallocate() }
+
+    /// A copy of what has been written.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    public var isEmpty: Bool { count == 0 }
+
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    public mutating func removeAll() { count = 0 }
+
+    @inline(__always)
+    private mutating func reserve(_ n: Int) {
+        guard count + n > capacity else { return }
+        let bigger = max(capacity * 2, count + n)
+        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        fresh.update(from: base, count: count)
+        base.deallocate()
+        base = fresh
+        capacity = bigger
+    }
 
     @inline(__always)
     public mutating func append(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        append(raw: text.utf8Start, text.utf8CodeUnitCount)
     }
 
-    public mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    public mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(raw: $0.baseAddress, $0.count) }
+    }
+
+    public mutating func append(bytes more: [UInt8]) {
+        more.withUnsafeBufferPointer { append(raw: $0.baseAddress, $0.count) }
+    }
 
     @inline(__always)
-    public mutating func append(byte: UInt8) { bytes.append(byte) }
+    private mutating func append(raw: UnsafePointer<UInt8>?, _ n: Int) {
+        guard let raw, n > 0 else { return }
+        reserve(n)
+        (base + count).update(from: raw, count: n)
+        count += n
+    }
+
+    @inline(__always)
+    public mutating func append(byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
 
     /// A JSON string, escaped.
     public mutating func appendJSONString(_ text: String) {
-        bytes.append(0x22)
+        append(byte: 0x22)
         for b in text.utf8 {
             switch b {
             case 0x22: append("\\\"")
@@ -30,60 +77,72 @@ public struct ByteWriter: Sendable {
             case 0..<0x20:
                 append("\\u00")
                 appendHexByte(b)
-            default: bytes.append(b)
+            default: append(byte: b)
             }
         }
-        bytes.append(0x22)
+        append(byte: 0x22)
     }
 
     public mutating func appendHexByte(_ b: UInt8) {
         let digits: StaticString = "0123456789ABCDEF"
-        bytes.append(digits.utf8Start[Int(b >> 4)])
-        bytes.append(digits.utf8Start[Int(b & 0xF)])
+        append(byte: digits.utf8Start[Int(b >> 4)])
+        append(byte: digits.utf8Start[Int(b & 0xF)])
     }
 
+    /// A decimal integer, zero-padded to `width` digits.
     public mutating func append(_ value: Int, width: Int = 0) {
-        var v = value
-        if v < 0 {
-            bytes.append(0x2D)
-            v = -v
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[n] = UInt8(v % 10) + 0x30
-                v /= 10
-                n += 1
-            } while v > 0 && n < 20
-            for _ in n..<max(n, width) { bytes.append(0x30) }
-            while n > 0 {
-                n -= 1
-                bytes.append(d[n])
-            }
-        }
+        if value < 0 { append(byte: 0x2D) }
+        appendDigits(value.magnitude, width: width, point: -1)
     }
 
-    private static let scales: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
+    /// Writes `v` in decimal, at least `width` digits, with a `.` before the last `point`
+    /// digits when `point` ≥ 0. Straight into the buffer: this is most of the JSON's bytes.
+    @inline(__always)
+    private mutating func appendDigits(_ value: UInt, width: Int, point: Int) {
+        var v = value
+        var digits = 1
+        var probe = v
+        while probe >= 10 {
+            probe /= 10
+            digits += 1
+        }
+        let total = max(digits, width)
+        let length = total + (point >= 0 ? 1 : 0)
+        reserve(length)
+        var p = base + count + length
+        var written = 0
+        while written < total {
+            if point >= 0 && written == point {
+                p -= 1
+                p.pointee = 0x2E
+            }
+            p -= 1
+            p.pointee = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+            v /= 10
+            written += 1
+        }
+        count += length
+    }
+
+    @inline(__always)
+    private static func scale(_ decimals: Int) -> Double {
+        var s = 1.0
+        for _ in 0..<decimals { s *= 10 }
+        return s
+    }
 
     /// A number with exactly `decimals` digits after the point, rounded half away from zero,
     /// as C's `%.Nf` prints it for the magnitudes a receiver reports.
     public mutating func append(_ value: Double, decimals: Int) {
         precondition(decimals >= 0 && decimals <= 9)
-        let scale = Self.scales[decimals]
-        let scaled = (value.magnitude * scale).rounded()
+        let scaled = (value.magnitude * Self.scale(decimals)).rounded()
         guard value.isFinite, scaled < 9e15 else {
             append(value.isFinite ? String(value) : "null")
             return
         }
-        let units = Int(scaled)
-        if value < 0 && units != 0 { bytes.append(0x2D) }
-        let divisor = Int(scale)
-        append(units / divisor)
-        guard decimals > 0 else { return }
-        bytes.append(0x2E)
-        append(units % divisor, width: decimals)
+        let units = UInt(scaled)
+        if value < 0 && units != 0 { append(byte: 0x2D) }
+        // At least one digit before the point: 0.5 is "0.5", not ".5".
+        appendDigits(units, width: decimals + 1, point: decimals > 0 ? decimals : -1)
     }
 }

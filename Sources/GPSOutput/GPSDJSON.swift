@@ -3,13 +3,28 @@ public import GPSLocation
 /// gpsd's JSON reports (its "JSON protocol", as `gpspipe -w` prints it): field names, units and
 /// precision as gpsd 3.22 writes them, so that tools written for gpsd read gpsfix unchanged.
 public enum GPSDJSON {
+    /// The `,"device":"…"` member, escaped once per run rather than once per report.
+    public struct Device: Sendable {
+        let fragment: [UInt8]
+
+        public init(_ path: String?) {
+            var w = ByteWriter(capacity: 64)
+            if let path {
+                w.append(",\"device\":")
+                w.appendJSONString(path)
+            }
+            fragment = w.bytes
+        }
+    }
+
     /// A `TPV` report: one per epoch. Unknown values are left out, as gpsd leaves them out.
     public static func tpv(_ fix: Fix, device: String? = nil, into w: inout ByteWriter) {
+        tpv(fix, device: Device(device), into: &w)
+    }
+
+    public static func tpv(_ fix: Fix, device: Device, into w: inout ByteWriter) {
         w.append("{\"class\":\"TPV\"")
-        if let device {
-            w.append(",\"device\":")
-            w.appendJSONString(device)
-        }
+        w.append(bytes: device.fragment)
         // gpsd writes status only from DGPS up: a plain fix is implied by the mode.
         if let q = fix.quality, q.rawValue >= 2, fix.mode >= .twoD {
             w.append(",\"status\":")
@@ -46,11 +61,12 @@ public enum GPSDJSON {
 
     /// A `SKY` report: every satellite in view, one entry each, with gpsd's PRN numbering.
     public static func sky(_ sky: SkyView, device: String? = nil, into w: inout ByteWriter) {
+        self.sky(sky, device: Device(device), into: &w)
+    }
+
+    public static func sky(_ sky: SkyView, device: Device, into w: inout ByteWriter) {
         w.append("{\"class\":\"SKY\"")
-        if let device {
-            w.append(",\"device\":")
-            w.appendJSONString(device)
-        }
+        w.append(bytes: device.fragment)
         if let t = sky.timestamp, t.date != nil {
             w.append(",\"time\":\"")
             appendISO8601(t, into: &w)
@@ -72,7 +88,7 @@ public enum GPSDJSON {
             optional(",\"el\":", s.elevation, 1, &w)
             optional(",\"az\":", s.azimuth, 1, &w)
             optional(",\"ss\":", s.snr, 1, &w)
-            w.append(s.used ? ",\"used\":true" : ",\"used\":false")
+            if s.used { w.append(",\"used\":true") } else { w.append(",\"used\":false") }
             w.append(",\"gnssid\":")
             w.append(s.id.constellation.rawValue)
             w.append(",\"svid\":")

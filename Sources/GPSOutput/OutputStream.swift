@@ -16,12 +16,12 @@ public final class GPSOutputStream {
 
     /// Flushes if the buffer is large enough; call after each report.
     public func commit(flushNow: Bool = false) {
-        if flushNow || writer.bytes.count >= threshold { flush() }
+        if flushNow || writer.count >= threshold { flush() }
     }
 
     public func flush() {
-        guard !writer.bytes.isEmpty else { return }
-        writer.bytes.withUnsafeBytes { raw in
+        guard !writer.isEmpty else { return }
+        writer.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count && !failed {
                 let n = write(fd, raw.baseAddress! + offset, raw.count - offset)

@@ -15,8 +15,8 @@ public final class NMEAParser {
     public init() {}
 
     public func parse(_ bytes: UnsafeRawBufferPointer, emit: (EngineEvent) -> Void) {
-        framer.feed(bytes) { line in
-            handle(line, emit: emit)
+        framer.scan(bytes) { line, xor, stars in
+            handle(line, xor: xor, stars: stars, emit: emit)
         }
     }
 
@@ -45,9 +45,9 @@ public final class NMEAParser {
     }
 
     @inline(__always)
-    private func handle(_ line: UnsafeBufferPointer<UInt8>, emit: (EngineEvent) -> Void) {
+    private func handle(_ line: UnsafeBufferPointer<UInt8>, xor: UInt8, stars: Int, emit: (EngineEvent) -> Void) {
         let sentence: Sentence
-        switch Sentence.check(line) {
+        switch Sentence.check(line, xor: xor, stars: stars) {
         case .success(let s): sentence = s
         case .failure(.badChecksum):
             counts.badChecksum += 1

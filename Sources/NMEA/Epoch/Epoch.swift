@@ -110,9 +110,9 @@ struct Epoch {
         if quality == nil || q > quality! { quality = q }
     }
 
-    mutating func markUsed(_ numbers: FixedList<16, Int>, hint: Constellation?) {
+    mutating func markUsed(_ numbers: FixedList<16, UInt16>, hint: Constellation?) {
         for n in numbers {
-            guard let id = SatelliteID(nmea: n, hint: hint), !used.contains(id) else { continue }
+            guard let id = SatelliteID(nmea: Int(n), hint: hint), !used.contains(id) else { continue }
             used.append(id)
         }
     }

@@ -39,10 +39,44 @@ public struct EpochAssembler: Sendable {
         var occurrence: Int
     }
 
+    /// What the bookkeeping needs of a sentence, read in one pass so that the (large) decoded
+    /// value is not copied once per question.
+    struct Facts {
+        var kind: SentenceKind
+        var time: TimeOfDay?
+        var position: Coordinate?
+        /// For a GSV: whether it is the last part of its set; true for every other sentence.
+        var closesSet = true
+        var signalID = 0
+
+        init(_ s: DecodedSentence) {
+            switch s {
+            case .gga(let x):
+                kind = .gga; time = x.time; position = x.isValid ? x.coordinate : nil
+            case .rmc(let x):
+                kind = .rmc; time = x.time; position = x.hasFix ? x.coordinate : nil
+            case .gll(let x):
+                kind = .gll; time = x.time; position = x.hasFix ? x.coordinate : nil
+            case .gns(let x):
+                kind = .gns; time = x.time; position = x.mode != nil ? x.coordinate : nil
+            case .gsv(let x):
+                kind = .gsv; closesSet = x.isLastPart; signalID = x.signalID ?? 0
+            case .gsa: kind = .gsa
+            case .vtg: kind = .vtg
+            case .zda(let x): kind = .zda; time = x.time
+            case .gst(let x): kind = .gst; time = x.time
+            case .gbs(let x): kind = .gbs; time = x.time
+            case .pgrme: kind = .pgrme
+            case .pubx(let x): kind = .pubx; time = x.time
+            }
+        }
+    }
+
     /// Takes one decoded sentence from talker `talker` (nil for proprietary ones).
     public mutating func consume(_ sentence: DecodedSentence, talker: Talker?, emit: (EngineEvent) -> Void) {
-        let key = Self.key(sentence, talker: talker)
-        if startsNewEpoch(sentence, key: key) {
+        let facts = Facts(sentence)
+        let key = Self.key(facts, talker: talker)
+        if startsNewEpoch(facts, key: key) {
             close(emit: emit)
             if let lastSignature, !enders.contains(lastSignature) {
                 // A receiver whose cycle keeps changing shape: start learning afresh.
@@ -50,7 +84,7 @@ public struct EpochAssembler: Sendable {
                 enders.append(lastSignature)
             }
         }
-        if contradictsEpochPosition(sentence) {
+        if contradictsEpochPosition(facts) {
             // Two sources in one stream (a chartplotter relaying its GPS's GGA and GLL beside its
             // own RMC): report the earlier statement as it stood rather than overwrite it.
             report(firedBy: nil, emit: emit)
@@ -60,14 +94,9 @@ public struct EpochAssembler: Sendable {
         }
         merge(sentence, talker: talker, key: key)
 
-        let signature: Signature?
-        if case .gsv(let gsv) = sentence {
-            // Only a set's last part can close a cycle; count sets, not parts.
-            signature = gsv.isLastPart ? Signature(key: key, occurrence: epoch.count(key)) : nil
-        } else {
-            signature = Signature(key: key, occurrence: epoch.count(key))
-        }
-        guard let signature else { return }
+        // Only a set's last part can close a cycle; count sets, not parts.
+        guard facts.closesSet else { return }
+        let signature = Signature(key: key, occurrence: epoch.count(key))
         lastSignature = signature
         if enders.contains(signature) {
             report(firedBy: signature, emit: emit)
@@ -81,33 +110,16 @@ public struct EpochAssembler: Sendable {
 
     // MARK: - Epoch boundaries
 
-    private static func key(_ s: DecodedSentence, talker: Talker?) -> UInt32 {
-        let kind: SentenceKind
-        var extra: UInt32 = 0
-        switch s {
-        case .gga: kind = .gga
-        case .rmc: kind = .rmc
-        case .gsa: kind = .gsa
-        case .gsv(let g):
-            kind = .gsv
-            extra = UInt32(truncatingIfNeeded: (g.signalID ?? 0) & 0xF)
-        case .vtg: kind = .vtg
-        case .gll: kind = .gll
-        case .zda: kind = .zda
-        case .gns: kind = .gns
-        case .gst: kind = .gst
-        case .gbs: kind = .gbs
-        case .pgrme: kind = .pgrme
-        case .pubx: kind = .pubx
-        }
+    private static func key(_ f: Facts, talker: Talker?) -> UInt32 {
+        let extra = f.kind == .gsv ? UInt32(truncatingIfNeeded: f.signalID & 0xF) : 0
         let t = talker.map { UInt32($0.first) << 8 | UInt32($0.second) } ?? 0
-        return t << 16 | UInt32(kind.rawValue) << 4 | extra
+        return t << 16 | UInt32(f.kind.rawValue) << 4 | extra
     }
 
-    private func startsNewEpoch(_ s: DecodedSentence, key: UInt32) -> Bool {
+    private func startsNewEpoch(_ f: Facts, key: UInt32) -> Bool {
         guard !epoch.isEmpty else { return false }
-        if let t = s.time, let current = epoch.time, t != current { return true }
-        switch s {
+        if let t = f.time, let current = epoch.time, t != current { return true }
+        switch f.kind {
         case .gsa, .gsv:
             // Several per cycle by design (one per constellation or signal).
             return false
@@ -166,17 +178,8 @@ public struct EpochAssembler: Sendable {
     /// Whether `s` states a position that disagrees with the one this epoch already holds by
     /// more than the sentences' rounding could explain (and at least a metre), when the epoch's
     /// position has not been reported yet.
-    private func contradictsEpochPosition(_ s: DecodedSentence) -> Bool {
-        guard delivered == nil, let current = epoch.coordinate else { return false }
-        let next: Coordinate?
-        switch s {
-        case .gga(let x) where x.isValid: next = x.coordinate
-        case .gns(let x) where x.mode != nil: next = x.coordinate
-        case .rmc(let x) where x.hasFix: next = x.coordinate
-        case .gll(let x) where x.hasFix: next = x.coordinate
-        default: next = nil
-        }
-        guard let next else { return false }
+    private func contradictsEpochPosition(_ f: Facts) -> Bool {
+        guard delivered == nil, let current = epoch.coordinate, let next = f.position else { return false }
         let resolution = max(current.resolution ?? 0, next.resolution ?? 0) * 111_195
         return current.distance(to: next) > max(1.0, 3 * resolution)
     }

@@ -17,6 +17,16 @@ public struct Framer: Sendable {
     private var carry: [UInt8]
     private var length = 0
     private var inSentence = false
+    private var running = Scanned()
+
+    /// Byte classes for the scan: 0 ordinary, 1 `*`, 2 ends the sentence (CR, LF, a new `$`
+    /// or `!`, anything not printable).
+    private static let stop: UInt8 = 2
+    private static let classes: [UInt8] = (0..<256).map { b in
+        if b == 0x2A { return 1 }
+        if b < 0x20 || b > 0x7E || b == 0x24 || b == 0x21 { return 2 }
+        return 0
+    }
 
     public private(set) var statistics = FramingStatistics()
 
@@ -30,6 +40,21 @@ public struct Framer: Sendable {
     public mutating func feed(
         _ bytes: UnsafeRawBufferPointer,
         _ body: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        try scan(bytes) { line, _, _ in try body(line) }
+    }
+
+    /// A line as `feed` lends it, with what the scan learned on the way: the XOR of every
+    /// byte after the `$` and the number of `*` in it, so that checking the sentence needs no
+    /// second pass over its bytes.
+    struct Scanned {
+        var xor: UInt8 = 0
+        var stars = 0
+    }
+
+    mutating func scan(
+        _ bytes: UnsafeRawBufferPointer,
+        _ body: (UnsafeBufferPointer<UInt8>, UInt8, Int) throws -> Void
     ) rethrows {
         guard let raw = bytes.baseAddress, bytes.count > 0 else { return }
         let base = raw.assumingMemoryBound(to: UInt8.self)
@@ -54,14 +79,24 @@ public struct Framer: Sendable {
             // that lies wholly in this chunk is lent in place; only one that spans chunks is
             // copied into `carry`.
             let start = i
-            if length == 0 { i += 1 } // its `$`
-            let end = min(n, start + (limit - length))
-            while i < end {
-                let b = base[i]
-                // Printable and not a sentence start: the common case.
-                guard b &- 0x20 < 0x5F, b != ASCII.dollar, b != ASCII.bang else { break }
-                i += 1
+            if length == 0 {
+                i += 1 // its `$`
+                running = Scanned()
             }
+            let end = min(n, start + (limit - length))
+            var x = running.xor, stars = running.stars
+            Framer.classes.withUnsafeBufferPointer { table in
+                while i < end {
+                    let b = base[i]
+                    // Printable and not a sentence start: the common case, one table load.
+                    let c = table[Int(b)]
+                    if c == Framer.stop { break }
+                    x ^= b
+                    stars &+= Int(c)
+                    i += 1
+                }
+            }
+            running = Scanned(xor: x, stars: stars)
             let part = i - start
             guard i < n else {
                 // The chunk ended inside the sentence: keep it for the next chunk.
@@ -73,12 +108,12 @@ public struct Framer: Sendable {
                 inSentence = false
                 statistics.lines += 1
                 if length == 0 {
-                    try body(UnsafeBufferPointer(start: base + start, count: part))
+                    try body(UnsafeBufferPointer(start: base + start, count: part), x, stars)
                 } else {
                     append(base + start, part)
                     let total = length
                     length = 0
-                    try carry.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<total])) }
+                    try carry.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<total]), x, stars) }
                 }
                 i += 1
             } else if b == ASCII.dollar || b == ASCII.bang {

@@ -23,26 +23,37 @@ public struct Sentence {
     /// mandatory only for some sentences, and old receivers (and hand-typed test input) omit
     /// it. The caller counts such sentences so that a noisy link shows up in the statistics.
     public static func check(_ line: UnsafeBufferPointer<UInt8>) -> Result<Sentence, Rejection> {
+        var xor: UInt8 = 0
+        var stars = 0
+        for i in 1..<max(line.count, 1) {
+            xor ^= line[i]
+            if line[i] == ASCII.star { stars += 1 }
+        }
+        return check(line, xor: xor, stars: stars)
+    }
+
+    /// `check` with the XOR of the bytes after `$` and the count of `*` already known (the
+    /// framer works them out while it looks for the line's end).
+    static func check(_ line: UnsafeBufferPointer<UInt8>, xor: UInt8, stars: Int) -> Result<Sentence, Rejection> {
         var end = line.count
-        while end > 1 && line[end - 1] == ASCII.space { end -= 1 }
+        var sum = xor
+        while end > 1 && line[end - 1] == ASCII.space {
+            end -= 1
+            sum ^= ASCII.space
+        }
         guard end >= 2 else { return .failure(.malformed) }
         var bodyEnd = end
         var expected: UInt8?
+        var strayStars = stars
         if end >= 4, line[end - 3] == ASCII.star,
            let high = ASCII.hexValue(line[end - 2]), let low = ASCII.hexValue(line[end - 1]) {
             bodyEnd = end - 3
             expected = high << 4 | low
+            sum ^= ASCII.star ^ line[end - 2] ^ line[end - 1]
+            strayStars -= 1
         }
-        // One pass: the checksum, and any stray `*` (a fused or cut line whose checksum
-        // cannot be trusted).
-        var sum: UInt8 = 0
-        var stray = false
-        for i in 1..<bodyEnd {
-            let c = line[i]
-            sum ^= c
-            stray = stray || c == ASCII.star
-        }
-        guard !stray else { return .failure(.malformed) }
+        // A `*` anywhere else: a fused or cut line whose checksum cannot be trusted.
+        guard strayStars == 0 else { return .failure(.malformed) }
         if let expected, sum != expected { return .failure(.badChecksum) }
         let hasChecksum = expected != nil
         let body = UnsafeBufferPointer(rebasing: line[1..<bodyEnd])

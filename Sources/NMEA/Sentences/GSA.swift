@@ -6,7 +6,7 @@
 public struct GSA: Equatable, Sendable {
     /// Field 2: 1 no fix, 2 2D, 3 3D.
     public var mode: FixMode?
-    public var satellites = FixedList<16, Int>()
+    public var satellites = FixedList<16, UInt16>()
     public var pdop: Double?
     public var hdop: Double?
     public var vdop: Double?
@@ -23,7 +23,7 @@ public struct GSA: Equatable, Sendable {
         let trailing = count >= 17 ? 4 : 3
         let numbers = max(0, count - 2 - trailing)
         for _ in 0..<numbers {
-            if let n = f.next().integer, n > 0 { satellites.append(n) }
+            if let n = f.next().integer, n > 0, n <= Int(UInt16.max) { satellites.append(UInt16(n)) }
         }
         pdop = f.next().double
         hdop = f.next().double

@@ -3,12 +3,26 @@
 /// `$--GSV,t,n,c,ss,ee,aaa,rr,…[,s]*hh`: part `n` of `t` of a set listing `c` satellites,
 /// up to four per sentence (the standard's limit; more are dropped). NMEA 4.10 appends a signal ID, one set per signal.
 public struct GSV: Equatable, Sendable {
+    /// One satellite. Stored as `Float`: GSV values are whole degrees and dB-Hz (a few
+    /// receivers add one decimal), and a small entry keeps the decoded sentence cheap to copy.
     public struct Entry: Equatable, Sendable {
-        public var number: Int
-        public var elevation: Double?
-        public var azimuth: Double?
+        public var number: Int { Int(storedNumber) }
+        public var elevation: Double? { storedElevation.map(Double.init) }
+        public var azimuth: Double? { storedAzimuth.map(Double.init) }
         /// Carrier-to-noise density, dB-Hz; nil when not tracked.
-        public var snr: Double?
+        public var snr: Double? { storedSNR.map(Double.init) }
+
+        private let storedNumber: UInt16
+        private let storedElevation: Float?
+        private let storedAzimuth: Float?
+        private let storedSNR: Float?
+
+        public init(number: Int, elevation: Double?, azimuth: Double?, snr: Double?) {
+            storedNumber = UInt16(clamping: number)
+            storedElevation = elevation.map(Float.init)
+            storedAzimuth = azimuth.map(Float.init)
+            storedSNR = snr.map(Float.init)
+        }
     }
 
     public var totalParts: Int?
