@@ -60,8 +60,25 @@ public final class NMEAParser {
         let kind = SentenceKind(sentence)
         counts.byKind[kind.rawValue] += 1
         onSentence?(sentence, kind)
-        guard let decoded = DecodedSentence(sentence, kind: kind) else { return }
-        assembler.consume(decoded, talker: sentence.talker, emit: emit)
+        // Decoded straight into its own type and handed on: no enum in between to copy into.
+        let talker = sentence.talker
+        switch kind {
+        case .gga: assembler.consume(GGA(sentence), talker: talker, emit: emit)
+        case .rmc: assembler.consume(RMC(sentence), talker: talker, emit: emit)
+        case .gsa: assembler.consume(GSA(sentence), talker: talker, emit: emit)
+        case .gsv: assembler.consume(GSV(sentence), talker: talker, emit: emit)
+        case .vtg: assembler.consume(VTG(sentence), talker: talker, emit: emit)
+        case .gll: assembler.consume(GLL(sentence), talker: talker, emit: emit)
+        case .zda: assembler.consume(ZDA(sentence), talker: talker, emit: emit)
+        case .gns: assembler.consume(GNS(sentence), talker: talker, emit: emit)
+        case .gst: assembler.consume(GST(sentence), talker: talker, emit: emit)
+        case .gbs: assembler.consume(GBS(sentence), talker: talker, emit: emit)
+        case .pgrme: assembler.consume(PGRME(sentence), talker: talker, emit: emit)
+        case .pubx:
+            guard let p = PUBXPosition(sentence) else { return }
+            assembler.consume(p, talker: talker, emit: emit)
+        case .unknown: return
+        }
     }
 }
 

@@ -49,32 +49,29 @@ public struct EpochAssembler: Sendable {
         var closesSet = true
         var signalID = 0
 
-        init(_ s: DecodedSentence) {
-            switch s {
-            case .gga(let x):
-                kind = .gga; time = x.time; position = x.isValid ? x.coordinate : nil
-            case .rmc(let x):
-                kind = .rmc; time = x.time; position = x.hasFix ? x.coordinate : nil
-            case .gll(let x):
-                kind = .gll; time = x.time; position = x.hasFix ? x.coordinate : nil
-            case .gns(let x):
-                kind = .gns; time = x.time; position = x.mode != nil ? x.coordinate : nil
-            case .gsv(let x):
-                kind = .gsv; closesSet = x.isLastPart; signalID = x.signalID ?? 0
-            case .gsa: kind = .gsa
-            case .vtg: kind = .vtg
-            case .zda(let x): kind = .zda; time = x.time
-            case .gst(let x): kind = .gst; time = x.time
-            case .gbs(let x): kind = .gbs; time = x.time
-            case .pgrme: kind = .pgrme
-            case .pubx(let x): kind = .pubx; time = x.time
-            }
-        }
+        init(kind: SentenceKind) { self.kind = kind }
     }
 
     /// Takes one decoded sentence from talker `talker` (nil for proprietary ones).
     public mutating func consume(_ sentence: DecodedSentence, talker: Talker?, emit: (EngineEvent) -> Void) {
-        let facts = Facts(sentence)
+        switch sentence {
+        case .gga(let x): consume(x, talker: talker, emit: emit)
+        case .rmc(let x): consume(x, talker: talker, emit: emit)
+        case .gsa(let x): consume(x, talker: talker, emit: emit)
+        case .gsv(let x): consume(x, talker: talker, emit: emit)
+        case .vtg(let x): consume(x, talker: talker, emit: emit)
+        case .gll(let x): consume(x, talker: talker, emit: emit)
+        case .zda(let x): consume(x, talker: talker, emit: emit)
+        case .gns(let x): consume(x, talker: talker, emit: emit)
+        case .gst(let x): consume(x, talker: talker, emit: emit)
+        case .gbs(let x): consume(x, talker: talker, emit: emit)
+        case .pgrme(let x): consume(x, talker: talker, emit: emit)
+        case .pubx(let x): consume(x, talker: talker, emit: emit)
+        }
+    }
+
+    mutating func consume<S: EpochInput>(_ sentence: S, talker: Talker?, emit: (EngineEvent) -> Void) {
+        let facts = sentence.facts
         let key = Self.key(facts, talker: talker)
         if startsNewEpoch(facts, key: key) {
             close(emit: emit)
@@ -92,7 +89,9 @@ public struct EpochAssembler: Sendable {
             skyDelivered = false
             statistics.contradictions += 1
         }
-        merge(sentence, talker: talker, key: key)
+        if epoch.time == nil, let t = facts.time { epoch.time = t }
+        epoch.isEmpty = false
+        sentence.merge(into: &epoch, talker: talker, key: key, statistics: &statistics)
 
         // Only a set's last part can close a cycle; count sets, not parts.
         guard facts.closesSet else { return }
@@ -182,107 +181,6 @@ public struct EpochAssembler: Sendable {
         guard delivered == nil, let current = epoch.coordinate, let next = f.position else { return false }
         let resolution = max(current.resolution ?? 0, next.resolution ?? 0) * 111_195
         return current.distance(to: next) > max(1.0, 3 * resolution)
-    }
-
-    // MARK: - Merging sentences
-
-    private mutating func merge(_ s: DecodedSentence, talker: Talker?, key: UInt32) {
-        if epoch.time == nil, let t = s.time { epoch.time = t }
-        epoch.isEmpty = false
-        switch s {
-        case .gga(let x):
-            if x.isValid {
-                if x.claimsFix { epoch.validSignals += 1 }
-                epoch.offer(x.coordinate)
-                epoch.offer(x.quality)
-                if let a = x.altitude { epoch.altitude = a }
-                if let g = x.geoidSeparation { epoch.geoidSeparation = g }
-            } else if x.qualityIndicator != nil {
-                epoch.invalidSignals += 1
-            }
-            if let n = x.satellitesUsed { epoch.satellitesUsed = n }
-            if let h = x.hdop { epoch.ggaHDOP = h }
-        case .gns(let x):
-            if let m = x.mode {
-                epoch.validSignals += 1
-                epoch.offer(x.coordinate)
-                epoch.offer(m.quality)
-                if let a = x.altitude { epoch.altitude = a }
-                if let g = x.geoidSeparation { epoch.geoidSeparation = g }
-            } else if x.isInvalid {
-                epoch.invalidSignals += 1
-            }
-            if let n = x.satellitesUsed { epoch.satellitesUsed = epoch.satellitesUsed ?? n }
-            if let h = x.hdop { epoch.ggaHDOP = epoch.ggaHDOP ?? h }
-            if let n = x.navigationalStatus { epoch.navigationalStatus = n }
-        case .rmc(let x):
-            if x.hasFix {
-                epoch.validSignals += 1
-                epoch.offer(x.coordinate)
-                epoch.offer(x.mode?.quality)
-                if let v = x.speedKnots { epoch.speed = v * metresPerSecondPerKnot }
-                if let c = x.course { epoch.course = c }
-                if let m = x.magneticVariation { epoch.magneticVariation = m }
-                if let d = x.date { epoch.date = d }
-            } else if x.isValid == false || x.mode == .notValid {
-                epoch.invalidSignals += 1
-            }
-            if let n = x.navigationalStatus { epoch.navigationalStatus = n }
-        case .gll(let x):
-            if x.hasFix || (x.isValid == nil && x.coordinate != nil) {
-                // The NMEA 1.x short form has no status: a position is its only claim.
-                epoch.validSignals += 1
-                epoch.offer(x.coordinate)
-            } else if x.isValid == false || x.mode == .notValid {
-                epoch.invalidSignals += 1
-            }
-        case .vtg(let x):
-            if x.mode != .notValid {
-                if let v = x.speed { epoch.speed = epoch.speed ?? v }
-                if let c = x.course { epoch.course = epoch.course ?? c }
-            }
-        case .gsa(let x):
-            if let m = x.mode, epoch.gsaMode == nil || m > epoch.gsaMode! { epoch.gsaMode = m }
-            let hint = x.systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? talker?.constellation
-            epoch.markUsed(x.satellites, hint: hint)
-            if epoch.dop.position == nil { epoch.dop.position = x.pdop }
-            if epoch.dop.horizontal == nil { epoch.dop.horizontal = x.hdop }
-            if epoch.dop.vertical == nil { epoch.dop.vertical = x.vdop }
-        case .gsv(let x):
-            if !epoch.recordPart(x, key: key) { statistics.repeatedSkyParts += 1 }
-            epoch.addInView(x, hint: talker?.constellation)
-        case .zda(let x):
-            if let d = x.date { epoch.date = d }
-        case .gst(let x):
-            epoch.latitudeError = x.latitudeError
-            epoch.longitudeError = x.longitudeError
-            epoch.altitudeError = x.altitudeError
-        case .gbs(let x):
-            epoch.latitudeError = epoch.latitudeError ?? x.latitudeError
-            epoch.longitudeError = epoch.longitudeError ?? x.longitudeError
-            epoch.altitudeError = epoch.altitudeError ?? x.altitudeError
-        case .pgrme(let x):
-            epoch.horizontalAccuracy = epoch.horizontalAccuracy ?? x.horizontalError
-            epoch.verticalAccuracy = epoch.verticalAccuracy ?? x.verticalError
-            epoch.sphericalError = x.sphericalError
-        case .pubx(let x):
-            epoch.pubxMode = x.mode
-            if x.mode >= .twoD {
-                epoch.validSignals += 1
-                epoch.offer(x.coordinate)
-                epoch.offer(x.quality)
-                if let h = x.ellipsoidalAltitude { epoch.ellipsoidalAltitude = h }
-                if let v = x.speedKilometresPerHour { epoch.speed = epoch.speed ?? v / 3.6 }
-                if let c = x.course { epoch.course = epoch.course ?? c }
-                if let v = x.verticalVelocityDown { epoch.climb = -v }
-            } else {
-                epoch.invalidSignals += 1
-            }
-            epoch.horizontalAccuracy = x.horizontalAccuracy ?? epoch.horizontalAccuracy
-            epoch.verticalAccuracy = x.verticalAccuracy ?? epoch.verticalAccuracy
-            if epoch.dop.time == nil { epoch.dop.time = x.tdop }
-            if let n = x.satellitesUsed { epoch.satellitesUsed = epoch.satellitesUsed ?? n }
-        }
     }
 
     // MARK: - Deciding

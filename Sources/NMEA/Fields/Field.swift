@@ -54,8 +54,9 @@ public struct Field {
         return Decimal(mantissa: negative ? -mantissa : mantissa, scale: scale)
     }
 
-    /// `hhmmss[.sss…]` as a time of day, rounded to the millisecond. Accepts 60 seconds
-    /// (a leap second) and nothing beyond.
+    /// `hhmmss[.sss…]` as a time of day, to the millisecond (further digits are cut, not
+    /// rounded: rounding 23:59:59.9996 up would cross midnight). Accepts 60 seconds (a leap
+    /// second) and nothing beyond.
     public var timeOfDay: TimeOfDay? {
         guard bytes.count >= 6, let d = decimal, d.mantissa >= 0 else { return nil }
         // Split off the fraction exactly, then round to the millisecond.
@@ -65,7 +66,7 @@ public struct Field {
         if d.scale > 0 {
             millis = d.scale <= 3
                 ? Int(fraction) * Int(powersOfTen[3 - d.scale])
-                : Int((fraction + powersOfTen[d.scale - 3] / 2) / powersOfTen[d.scale - 3])
+                : Int(fraction / powersOfTen[d.scale - 3])
         }
         let hh = Int(whole / 10000), mm = Int(whole / 100 % 100), ss = Int(whole % 100)
         guard hh < 24, mm < 60, ss <= 60 else { return nil }

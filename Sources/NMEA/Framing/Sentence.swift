@@ -71,7 +71,10 @@ public struct Sentence {
 
     /// The two-letter talker (`GP`, `GN`, `BD` …), or nil for a proprietary (`P…`) sentence.
     public var talker: Talker? {
-        guard body[0] != 0x50, addressEnd >= 5 else { return nil }
+        guard addressEnd == 5 || (addressEnd >= 5 && body[0] != 0x50) else { return nil }
+        // `P` starts proprietary addresses, except `PQ…`, a QZSS talker some Quectel
+        // firmware uses with standard formatters (`$PQGSV`).
+        guard body[0] != 0x50 || body[1] == 0x51 else { return nil }
         return Talker(body[0], body[1])
     }
 

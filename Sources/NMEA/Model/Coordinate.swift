@@ -64,6 +64,22 @@ public enum ModeIndicator: UInt8, Sendable {
 
     public var isValid: Bool { self != .notValid }
 
+    /// How good a solution this mode means, for choosing among GNS's per-system modes:
+    /// RTK fixed beats float beats differential beats autonomous beats dead reckoning.
+    var rank: Int {
+        switch self {
+        case .rtk: 8
+        case .floatRTK: 7
+        case .precise: 6
+        case .differential: 5
+        case .autonomous: 4
+        case .estimated: 3
+        case .manual: 2
+        case .simulator: 1
+        case .notValid: 0
+        }
+    }
+
     public var quality: FixQuality? {
         switch self {
         case .autonomous: .gps

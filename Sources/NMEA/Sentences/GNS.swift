@@ -26,8 +26,8 @@ public struct GNS: Equatable, Sendable {
         for c in modes.bytes {
             guard let m = ModeIndicator(rawValue: c) else { continue }
             sawAny = true
-            guard m.isValid, let q = m.quality else { continue }
-            if best == nil || q > best!.quality! { best = m }
+            guard m.isValid else { continue }
+            if best == nil || m.rank > best!.rank { best = m }
         }
         mode = best
         isInvalid = sawAny && best == nil

@@ -20,7 +20,8 @@ public struct GSA: Equatable, Sendable {
         let count = f.remaining
         f.skip(1)
         mode = f.next().integer.flatMap(FixMode.init(rawValue:))
-        let trailing = count >= 17 ? 4 : 3
+        // 17 fields by the standard; an 18th is the NMEA 4.10 system ID.
+        let trailing = count >= 18 ? 4 : 3
         let numbers = max(0, count - 2 - trailing)
         for _ in 0..<numbers {
             if let n = f.next().integer, n > 0, n <= Int(UInt16.max) { satellites.append(UInt16(n)) }
