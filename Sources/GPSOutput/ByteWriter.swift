@@ -40,6 +40,8 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         append(raw: text.utf8Start, text.utf8CodeUnitCount)
     }
 
+    /// Text known only at run time. Literals go to the `StaticString` overload (no copy).
+    @_disfavoredOverload
     public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append(raw: $0.baseAddress, $0.count) }
@@ -135,12 +137,13 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
     /// as C's `%.Nf` prints it for the magnitudes a receiver reports.
     public mutating func append(_ value: Double, decimals: Int) {
         precondition(decimals >= 0 && decimals <= 9)
-        let scaled = (value.magnitude * Self.scale(decimals)).rounded()
+        let scaled = value.magnitude * Self.scale(decimals)
         guard value.isFinite, scaled < 9e15 else {
             append(value.isFinite ? String(value) : "null")
             return
         }
-        let units = UInt(scaled)
+        // Half away from zero on the magnitude; a truncating conversion, not libm's round.
+        let units = UInt(scaled + 0.5)
         if value < 0 && units != 0 { append(byte: 0x2D) }
         // At least one digit before the point: 0.5 is "0.5", not ".5".
         appendDigits(units, width: decimals + 1, point: decimals > 0 ? decimals : -1)

@@ -5,18 +5,30 @@
 /// (partial sentence, learned cycle ender, last date) belongs to that stream.
 public final class NMEAParser {
     public private(set) var framer = Framer()
-    public private(set) var assembler = EpochAssembler()
-    public private(set) var counts = SentenceCounts()
+    private var core = Core()
+
+    public var assembler: EpochAssembler { core.assembler }
+    public var counts: SentenceCounts { core.counts }
 
     /// Called with every sentence that passed its checksum, before it is decoded: the hook for
     /// NMEA passthrough and recording.
-    public var onSentence: ((Sentence, SentenceKind) -> Void)?
+    public var onSentence: ((Sentence, SentenceKind) -> Void)? {
+        get { core.onSentence }
+        set { core.onSentence = newValue }
+    }
 
     public init() {}
 
     public func parse(_ bytes: UnsafeRawBufferPointer, emit: (EngineEvent) -> Void) {
+        Self.parse(bytes, framer: &framer, core: &core, emit: emit)
+    }
+
+    /// The framer and the rest as two `inout`s: each is accessed once per chunk rather than
+    /// once per sentence (a class's stored properties are checked for exclusive access on
+    /// every use).
+    private static func parse(_ bytes: UnsafeRawBufferPointer, framer: inout Framer, core: inout Core, emit: (EngineEvent) -> Void) {
         framer.scan(bytes) { line, xor, stars in
-            handle(line, xor: xor, stars: stars, emit: emit)
+            core.handle(line, xor: xor, stars: stars, emit: emit)
         }
     }
 
@@ -28,7 +40,7 @@ public final class NMEAParser {
     /// Ends the stream: the epoch in progress is reported and a cut-off sentence counted.
     public func finish(emit: (EngineEvent) -> Void) {
         framer.finish()
-        assembler.finish(emit: emit)
+        core.assembler.finish(emit: emit)
     }
 
     /// Parses a whole buffer and returns every event: for tests and small inputs.
@@ -44,8 +56,16 @@ public final class NMEAParser {
         Statistics(framing: framer.statistics, sentences: counts, epochs: assembler.statistics)
     }
 
+}
+
+/// Everything after framing: checking, counting, decoding, assembling.
+struct Core {
+    var assembler = EpochAssembler()
+    var counts = SentenceCounts()
+    var onSentence: ((Sentence, SentenceKind) -> Void)?
+
     @inline(__always)
-    private func handle(_ line: UnsafeBufferPointer<UInt8>, xor: UInt8, stars: Int, emit: (EngineEvent) -> Void) {
+    mutating func handle(_ line: UnsafeBufferPointer<UInt8>, xor: UInt8, stars: Int, emit: (EngineEvent) -> Void) {
         let sentence: Sentence
         switch Sentence.check(line, xor: xor, stars: stars) {
         case .success(let s): sentence = s

@@ -177,7 +177,8 @@ public struct EpochAssembler: Sendable {
     /// Whether `s` states a position that disagrees with the one this epoch already holds by
     /// more than the sentences' rounding could explain (and at least a metre), when the epoch's
     /// position has not been reported yet.
-    private func contradictsEpochPosition(_ f: Facts) -> Bool {
+    @inline(__always)
+    private func contradictsEpochPosition(_ f: borrowing Facts) -> Bool {
         guard delivered == nil, let current = epoch.coordinate, let next = f.position else { return false }
         let resolution = max(current.resolution ?? 0, next.resolution ?? 0) * 111_195
         return current.distance(to: next) > max(1.0, 3 * resolution)
