@@ -42,7 +42,13 @@ enum ArgumentParser {
                 continue
             }
             if argument == "--" {
-                parsed.positionals.append(contentsOf: arguments[i...])
+                // Everything after `--` is positional, and counts against the maximum too.
+                for rest in arguments[i...] {
+                    guard parsed.positionals.count < maximum else {
+                        throw UsageError(message: "unexpected argument '\(rest)'")
+                    }
+                    parsed.positionals.append(rest)
+                }
                 break
             }
             guard argument.hasPrefix("-"), argument.count > 1 else {

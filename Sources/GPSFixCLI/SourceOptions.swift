@@ -13,16 +13,17 @@ enum SourceOptions {
     static func speed(_ args: ParsedArguments, default value: ReplayManager.Speed) throws(UsageError) -> ReplayManager.Speed {
         guard let text = args["--speed"] else { return value }
         if text == "max" { return .maximum }
-        guard let factor = Double(text), factor > 0, factor.isFinite else {
-            throw UsageError(message: "--speed takes a positive number or 'max', not '\(text)'")
+        // Beyond these a replay is either frozen or indistinguishable from 'max'.
+        guard let factor = Double(text), factor >= 0.001, factor <= 1_000_000 else {
+            throw UsageError(message: "--speed takes a number from 0.001 to 1000000, or 'max', not '\(text)'")
         }
         return .factor(factor)
     }
 
     static func seconds(_ args: ParsedArguments, _ name: String, default value: Double) throws(UsageError) -> Double {
         guard let text = args[name] else { return value }
-        guard let s = Double(text), s > 0, s.isFinite else {
-            throw UsageError(message: "\(name) takes a positive number of seconds, not '\(text)'")
+        guard let s = Double(text), s > 0, s <= 1_000_000 else {
+            throw UsageError(message: "\(name) takes a number of seconds above 0 and up to 1000000, not '\(text)'")
         }
         return s
     }

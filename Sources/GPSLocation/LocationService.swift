@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 
 /// What apps and the CLI use: current location on request, or a stream of fixes, from any
@@ -23,6 +24,12 @@ public final class LocationService: LocationManagerDelegate {
             didSet { everyone = Array(subscribers.values) }
         }
         var everyone: [Subscriber] = []
+        /// The thread handing an event to subscribers, while it does.
+        var deliveringOn: pthread_t?
+        /// A run ended by a subscriber (`stop()` from inside a callback): finished once the
+        /// event in hand has reached every subscriber, so all of them see the same sequence.
+        var pendingEnd: LocationEvent?
+        var pendingCallbacks: [LocationCallback] = []
         var nextID = 0
         var lastFix: Fix?
     }
@@ -94,19 +101,8 @@ public final class LocationService: LocationManagerDelegate {
     /// `unsubscribe` is called. Starts the source if it is not running.
     @discardableResult
     public func subscribe(_ subscriber: @escaping Subscriber) -> Int {
-        let (id, mustStart) = state.withLock { s -> (Int, Bool) in
-            let id = s.nextID
-            s.nextID += 1
-            s.subscribers[id] = subscriber
-            s.startedForRequests = false
-            let mustStart = !s.running
-            if mustStart {
-                s.running = true
-                s.ended = false
-            }
-            return (id, mustStart)
-        }
-        if mustStart { manager.startUpdatingLocation() }
+        let id = add(subscriber)
+        startIfNeeded()
         return id
     }
 
@@ -114,26 +110,52 @@ public final class LocationService: LocationManagerDelegate {
         _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
     }
 
-    /// Every event, as an async sequence that finishes when the source ends or fails.
+    /// Every event, as an async sequence that finishes when the source ends or fails. The
+    /// stream keeps the service (and so its source) alive until it finishes.
     public func events() -> AsyncStream<LocationEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: LocationEvent.self, bufferingPolicy: .unbounded)
-        let id = subscribe { event in
-            continuation.yield(event)
-            if event.isTerminal { continuation.finish() }
-        }
-        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
-        return stream
+        stream { event, continuation in continuation.yield(event) }
     }
 
     /// Fixes only, as an async sequence that finishes when the source ends or fails.
     public func fixes() -> AsyncStream<Fix> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Fix.self, bufferingPolicy: .unbounded)
-        let id = subscribe { event in
+        stream { event, continuation in
             if case .fix(let fix) = event { continuation.yield(fix) }
+        }
+    }
+
+    private func stream<Element>(
+        _ forward: @escaping @Sendable (LocationEvent, AsyncStream<Element>.Continuation) -> Void
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .unbounded)
+        let id = add { event in
+            forward(event, continuation)
             if event.isTerminal { continuation.finish() }
         }
-        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
+        // Installed before the source starts, so a source that ends at once still unsubscribes.
+        // Holding `self` here is what keeps the service alive while someone iterates.
+        continuation.onTermination = { _ in self.unsubscribe(id) }
+        startIfNeeded()
         return stream
+    }
+
+    private func add(_ subscriber: @escaping Subscriber) -> Int {
+        state.withLock { s in
+            let id = s.nextID
+            s.nextID += 1
+            s.subscribers[id] = subscriber
+            s.startedForRequests = false
+            return id
+        }
+    }
+
+    private func startIfNeeded() {
+        let mustStart = state.withLock { s -> Bool in
+            guard !s.running else { return false }
+            s.running = true
+            s.ended = false
+            return true
+        }
+        if mustStart { manager.startUpdatingLocation() }
     }
 
     // MARK: - Control
@@ -158,7 +180,7 @@ public final class LocationService: LocationManagerDelegate {
             return was
         }
         if wasRunning { manager.stopUpdatingLocation() }
-        end(with: .status(.stopped), requestsFail: .stopped)
+        end(with: .status(.stopped))
     }
 
     // MARK: - LocationManagerDelegate
@@ -173,7 +195,7 @@ public final class LocationService: LocationManagerDelegate {
             s.requests.removeAll()
             return (callbacks, s.everyone, settleAfterRequests(&s))
         }
-        for subscriber in subscribers { subscriber(.fix(fix)) }
+        deliver(.fix(fix), to: subscribers)
         if stop { self.manager.stopUpdatingLocation() }
         for callback in callbacks { callback(.success(fix)) }
     }
@@ -189,29 +211,68 @@ public final class LocationService: LocationManagerDelegate {
     public func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus) {
         guard status.isTerminal else { return broadcast(.status(status)) }
         state.withLock { $0.running = false }
-        end(with: .status(status), requestsFail: status == .stopped ? .stopped : .noFix(source: manager.sourceDescription))
+        end(with: .status(status))
     }
 
     public func locationManager(_ manager: any LocationManagerInterface, didFailWithError error: LocationError) {
         state.withLock { $0.running = false }
-        end(with: .error(error), requestsFail: error)
+        end(with: .error(error))
     }
 
     private func broadcast(_ event: LocationEvent) {
         let subscribers = state.withLock { s in s.ended ? [] : s.everyone }
-        for subscriber in subscribers { subscriber(event) }
+        deliver(event, to: subscribers)
+    }
+
+    /// Calls each subscriber in turn. If a subscriber ends the run (calls `stop()`), the end
+    /// waits until this event has reached everyone; if another thread ends it, delivery stops
+    /// at once. Either way nothing follows the terminal event.
+    private func deliver(_ event: LocationEvent, to subscribers: [Subscriber]) {
+        guard !subscribers.isEmpty else { return }
+        let me = pthread_self()
+        state.withLock { $0.deliveringOn = me }
+        for (i, subscriber) in subscribers.enumerated() {
+            if i > 0 && state.withLock({ $0.ended && $0.pendingEnd == nil }) { break }
+            subscriber(event)
+        }
+        let (pending, callbacks, everyone) = state.withLock { s -> (LocationEvent?, [LocationCallback], [Subscriber]) in
+            s.deliveringOn = nil
+            defer { s.pendingEnd = nil; s.pendingCallbacks = [] }
+            return (s.pendingEnd, s.pendingCallbacks, s.everyone)
+        }
+        guard let pending else { return }
+        for subscriber in everyone { subscriber(pending) }
+        finishRequests(callbacks, with: pending)
     }
 
     /// Delivers a terminal event once: later news from a stopping manager is dropped.
-    private func end(with event: LocationEvent, requestsFail error: LocationError) {
+    private func end(with event: LocationEvent) {
+        let me = pthread_self()
         let (callbacks, subscribers) = state.withLock { s -> ([LocationCallback], [Subscriber]) in
             guard !s.ended else { return ([], []) }
             s.ended = true
             let callbacks = Array(s.requests.values)
             s.requests.removeAll()
+            if let t = s.deliveringOn, pthread_equal(t, me) != 0 {
+                // Called from a subscriber: finish after the event in hand (see `deliver`).
+                s.pendingEnd = event
+                s.pendingCallbacks = callbacks
+                return ([], [])
+            }
             return (callbacks, s.everyone)
         }
         for subscriber in subscribers { subscriber(event) }
+        finishRequests(callbacks, with: event)
+    }
+
+    private func finishRequests(_ callbacks: [LocationCallback], with event: LocationEvent) {
+        guard !callbacks.isEmpty else { return }
+        let error: LocationError
+        switch event {
+        case .error(let e): error = e
+        case .status(.stopped): error = .stopped
+        default: error = .noFix(source: manager.sourceDescription)
+        }
         for callback in callbacks { callback(.failure(error)) }
     }
 }

@@ -133,8 +133,10 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         return s
     }
 
-    /// A number with exactly `decimals` digits after the point, rounded half away from zero,
-    /// as C's `%.Nf` prints it for the magnitudes a receiver reports.
+    /// A number with exactly `decimals` digits after the point, as gpsd's `%.Nf` prints it.
+    /// Rounding is half away from zero after scaling, so an exact tie in decimal (0.15 to one
+    /// decimal) rounds up where C, which rounds the exact binary value 0.1499…, prints 0.1;
+    /// everywhere else the two agree.
     public mutating func append(_ value: Double, decimals: Int) {
         precondition(decimals >= 0 && decimals <= 9)
         let scaled = value.magnitude * Self.scale(decimals)

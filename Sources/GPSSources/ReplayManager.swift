@@ -21,9 +21,22 @@ public final class ReplayManager: LocationManagerInterface {
     public let forwardsSentences: Bool
 
     private let relay = DelegateRelay()
-    private let running = Atomic<Bool>(false)
-    private let stopRequested = Atomic<Bool>(false)
-    private let wake = DispatchSemaphore(value: 0)
+    /// The run in progress, if any. Each start gets a fresh one, so a run that is still
+    /// winding down after a stop neither blocks a new start nor leaves it a stale wake-up.
+    private let current = Mutex<Run?>(nil)
+
+    /// One replay's stop flag and the semaphore its paced waits sleep on.
+    private final class Run: Sendable {
+        let stopped = Atomic<Bool>(false)
+        let wake = DispatchSemaphore(value: 0)
+
+        func stop() {
+            stopped.store(true, ordering: .releasing)
+            wake.signal()
+        }
+
+        var isStopped: Bool { stopped.load(ordering: .acquiring) }
+    }
 
     public init(path: String, speed: Speed = .factor(1), loop: Bool = false, forwardsSentences: Bool = false) {
         self.path = path
@@ -40,22 +53,29 @@ public final class ReplayManager: LocationManagerInterface {
     public var sourceDescription: String { path }
 
     public func startUpdatingLocation() {
-        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        stopRequested.store(false, ordering: .releasing)
+        let run = current.withLock { current -> Run? in
+            guard current == nil else { return nil }
+            let run = Run()
+            current = run
+            return run
+        }
+        guard let run else { return }
         spawnThread(name: "gpsfix-replay") { [self] in
-            run()
-            running.store(false, ordering: .releasing)
+            self.run(run)
+            // Finished on its own: the next start begins a new run.
+            current.withLock { if $0 === run { $0 = nil } }
         }
     }
 
     public func stopUpdatingLocation() {
-        stopRequested.store(true, ordering: .releasing)
-        wake.signal()
+        let run = current.withLock { current -> Run? in
+            defer { current = nil }
+            return current
+        }
+        run?.stop()
     }
 
-    private var stopping: Bool { stopRequested.load(ordering: .acquiring) }
-
-    private func run() {
+    private func run(_ run: Run) {
         guard let delegate = relay.delegate else { return }
         let bytes: [UInt8]
         do {
@@ -67,18 +87,18 @@ public final class ReplayManager: LocationManagerInterface {
         var pass = 0
         repeat {
             pass += 1
-            guard let statistics = replay(bytes, to: delegate) else { return }
+            guard let statistics = replay(bytes, to: delegate, run: run) else { return }
             if pass == 1 && statistics.sentences.decoded == 0 {
                 return delegate.locationManager(self, didFailWithError: .notACapture(path: path))
             }
             total = statistics
-        } while loop && !stopping
-        guard !stopping, let total else { return }
+        } while loop && !run.isStopped
+        guard !run.isStopped, let total else { return }
         delegate.locationManager(self, didChangeStatus: .finished(total))
     }
 
     /// One pass over the capture; nil when stopped part-way.
-    private func replay(_ bytes: [UInt8], to delegate: any LocationManagerDelegate) -> Statistics? {
+    private func replay(_ bytes: [UInt8], to delegate: any LocationManagerDelegate, run: Run) -> Statistics? {
         let parser = NMEAParser()
         if forwardsSentences {
             parser.onSentence = { [self] sentence, _ in
@@ -92,12 +112,12 @@ public final class ReplayManager: LocationManagerInterface {
             switch event {
             case .fix(let fix):
                 if let wait = pacer.delay(until: fix.timestamp), wait > 0 {
-                    _ = wake.wait(timeout: .now() + wait)
+                    _ = run.wake.wait(timeout: .now() + wait)
                 }
-                guard !stopping else { return }
+                guard !run.isStopped else { return }
                 delegate.locationManager(self, didUpdateFix: fix)
             case .sky(let sky):
-                guard !stopping else { return }
+                guard !run.isStopped else { return }
                 delegate.locationManager(self, didUpdateSkyView: sky)
             }
         }
@@ -105,7 +125,7 @@ public final class ReplayManager: LocationManagerInterface {
             let all = UnsafeRawBufferPointer(rebasing: raw[CaptureHeader(parsing: raw).bodyOffset...])
             var offset = 0
             while offset < all.count {
-                if stopping { return true }
+                if run.isStopped { return true }
                 // Paced: a line at a time, so the pause falls between the sentences it belongs
                 // between. Unpaced: large chunks, the engine's best case.
                 let end = speed == .maximum ? min(offset + (1 << 16), all.count) : lineEnd(all, from: offset)
@@ -114,9 +134,9 @@ public final class ReplayManager: LocationManagerInterface {
             }
             return false
         }
-        if stopped || stopping { return nil }
+        if stopped || run.isStopped { return nil }
         parser.finish(emit: emit)
-        return stopping ? nil : parser.statistics
+        return run.isStopped ? nil : parser.statistics
     }
 
     private func lineEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
@@ -158,7 +178,11 @@ struct Pacer {
         // A jump back, or forward by more than a minute, is a gap in the capture, not a
         // reason to sit still.
         let step = ms - last
-        if step > 0 && step <= 60_000 { target = target + .milliseconds(Double(step) / factor) }
+        if step > 0 && step <= 60_000 {
+            // At most a minute of waiting per step, whatever the factor (a tiny factor must
+            // not overflow a Duration).
+            target = target + .milliseconds(min(Double(step) / factor, 60_000))
+        }
         // Far behind (a slow consumer): catch up rather than rush through a backlog.
         if now - target > .seconds(1) { target = now }
         let wait = target - now

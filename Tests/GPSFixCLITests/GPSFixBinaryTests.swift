@@ -1,0 +1,357 @@
+import Foundation
+import Testing
+
+/// The built `gpsfix`, run as a person runs it: arguments in, stdout, stderr and exit status out.
+@Suite("gpsfix binary", .enabled(if: GPSFixBinary.isAvailable, "gpsfix binary not found beside the test bundle (build it with 'swift build')"),
+       .timeLimit(.minutes(1)))
+struct GPSFixBinaryTests {
+    static let expectedLine = "2019-04-12T12:00:0%d.000Z  48.1173000 N 11.5166667 E  alt 545.4 m  0.26 m/s  course 54.7  3D GPS  sats 8"
+
+    static func line(_ second: Int) -> String { expectedLine.replacingOccurrences(of: "%d", with: "\(second)") }
+
+    // MARK: - Help and version
+
+    @Test("gpsfix --help lists the commands and exits 0", .timeLimit(.minutes(1)))
+    func help() async throws {
+        let result = try #require(await gpsfix("--help"))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("Usage: gpsfix [COMMAND] [OPTIONS]"))
+        #expect(result.stdout.contains("Commands:"))
+        #expect(result.stdout.contains("  watch  Print fixes as they arrive."))
+        #expect(result.stdout.contains("  fix    Print the first fix and exit"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("-h and 'help' are --help too", .timeLimit(.minutes(1)), arguments: ["-h", "help"])
+    func helpSpellings(spelling: String) async throws {
+        let result = try #require(await gpsfix(spelling))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Commands:"))
+    }
+
+    @Test("gpsfix watch --help shows the command's usage and options", .timeLimit(.minutes(1)))
+    func watchHelp() async throws {
+        let result = try #require(await gpsfix("watch", "--help"))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("Print fixes as they arrive.\n\nUsage: gpsfix watch --replay FILE"))
+        for option in ["--replay FILE", "--speed X|max", "--loop", "--json", "--help"] {
+            #expect(result.stdout.contains("  \(option)  "), "missing \(option)")
+        }
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("gpsfix help fix and gpsfix fix -h show fix's help", .timeLimit(.minutes(1)))
+    func fixHelp() async throws {
+        let a = try #require(await gpsfix("help", "fix"))
+        let b = try #require(await gpsfix("fix", "-h"))
+        #expect(a.status == 0 && b.status == 0)
+        #expect(a.stdout == b.stdout)
+        #expect(a.stdout.contains("Usage: gpsfix fix --replay FILE [--timeout S] [--json]"))
+        #expect(a.stdout.contains("--timeout S"))
+    }
+
+    @Test("gpsfix --version", .timeLimit(.minutes(1)))
+    func version() async throws {
+        let result = try #require(await gpsfix("--version"))
+        #expect(result.status == 0)
+        #expect(result.stdout == "gpsfix 0.1.0\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    // MARK: - watch
+
+    @Test("watch --json --speed max: every line is JSON, TPV and SKY, in order", .timeLimit(.minutes(1)))
+    func watchJSON() async throws {
+        // Given
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+
+        // When
+        let result = try #require(await gpsfix("watch", "--replay", path, "--json", "--speed", "max"))
+
+        // Then
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "no summary in JSON mode")
+        let lines = result.stdoutLines
+        let objects = lines.map(jsonObject)
+        #expect(!lines.isEmpty)
+        #expect(objects.allSatisfy { $0 != nil }, "not JSON: \(zip(lines, objects).filter { $0.1 == nil }.map(\.0))")
+        let reports = objects.compactMap { $0 }
+        #expect(reports.map { $0["class"] as? String } == ["TPV", "SKY", "TPV", "SKY", "TPV", "SKY"])
+        let tpv = reports.filter { $0["class"] as? String == "TPV" }
+        #expect(tpv.map { $0["time"] as? String } == (0..<3).map { "2019-04-12T12:00:0\($0).000Z" })
+        for report in tpv {
+            #expect(report["device"] as? String == path)
+            #expect((report["mode"] as? NSNumber)?.intValue == 3)
+            #expect((report["lat"] as? NSNumber)?.doubleValue == 48.1173)
+            #expect((report["altMSL"] as? NSNumber)?.doubleValue == 545.4)
+            #expect((report["speed"] as? NSNumber)?.doubleValue == 0.257, "0.5 kn in m/s")
+            #expect(report["status"] == nil)
+        }
+        let sky = reports.filter { $0["class"] as? String == "SKY" }
+        for report in sky {
+            #expect((report["nSat"] as? NSNumber)?.intValue == 5)
+            #expect((report["uSat"] as? NSNumber)?.intValue == 5)
+            #expect((report["satellites"] as? [[String: Any]])?.compactMap { ($0["PRN"] as? NSNumber)?.intValue } == [4, 5, 9, 12, 24])
+            #expect((report["pdop"] as? NSNumber)?.doubleValue == 2.5)
+            #expect((report["hdop"] as? NSNumber)?.doubleValue == 1.3)
+            #expect((report["vdop"] as? NSNumber)?.doubleValue == 2.1)
+        }
+    }
+
+    @Test("watch prints one readable line per epoch, then a summary on stderr", .timeLimit(.minutes(1)))
+    func watchText() async throws {
+        // Given
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+
+        // When
+        let result = try #require(await gpsfix("watch", "--replay", path, "--speed", "max"))
+
+        // Then
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines == [Self.line(0), Self.line(1), Self.line(2)])
+        #expect(result.stderr == "\(path): 15 sentences decoded, 3 epochs\n")
+    }
+
+    @Test("watch paced at 20x takes about a tenth of a second for 3 epochs", .timeLimit(.minutes(1)))
+    func watchPaced() async throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try #require(await gpsfix("watch", "--replay", path, "--speed", "20"))
+        let elapsed = clock.now - start
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines.count == 3)
+        #expect(elapsed >= .milliseconds(90), "took \(elapsed)")
+    }
+
+    @Test("watch of a capture without a fix prints 'no fix' lines and exits 0", .timeLimit(.minutes(1)))
+    func watchNoFix() async throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.noFix()
+        let result = try #require(await gpsfix("watch", "--replay", path, "--speed", "max"))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines.count == 3)
+        #expect(result.stdoutLines.allSatisfy { $0.contains("no fix") })
+    }
+
+    @Test("A reader that goes away ends a looping watch quietly", .timeLimit(.minutes(1)))
+    func closedPipe() async throws {
+        // Given: `gpsfix watch --loop ... | head -1`
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+        let binary = try #require(GPSFixBinary.url)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["watch", "--replay", path, "--loop", "--json", "--speed", "max"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        let exited = Eventually<(Int32, Process.TerminationReason)>()
+        process.terminationHandler = { exited.fulfill(($0.terminationStatus, $0.terminationReason)) }
+        try process.run()
+
+        // When
+        let firstBytes = Eventually<Data>()
+        Thread.detachNewThread { firstBytes.fulfill(out.fileHandleForReading.availableData) }
+        let data = await firstBytes.value(within: .seconds(10))
+        try out.fileHandleForReading.close()
+        let ended = await exited.value(within: .seconds(20))
+        if ended == nil { process.terminate() }
+
+        // Then
+        #expect(data.map { String(decoding: $0, as: UTF8.self).hasPrefix(#"{"class":"TPV""#) } == true)
+        #expect(ended?.0 == 0)
+        #expect(ended?.1 == .exit, "ended by a signal (SIGPIPE?)")
+    }
+
+    // MARK: - fix
+
+    @Test("fix --replay prints one line and exits 0", .timeLimit(.minutes(1)))
+    func fix() async throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+        let result = try #require(await gpsfix("fix", "--replay", path))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines == [Self.line(0)])
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("fix is the default command", .timeLimit(.minutes(1)))
+    func fixIsDefault() async throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+        let result = try #require(await gpsfix("--replay", path))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines == [Self.line(0)])
+    }
+
+    @Test("fix --json prints one TPV report", .timeLimit(.minutes(1)))
+    func fixJSON() async throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+        let result = try #require(await gpsfix("fix", "--replay", path, "--json"))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines.count == 1)
+        let report = try #require(jsonObject(result.stdoutLines.first ?? ""))
+        #expect(report["class"] as? String == "TPV")
+        #expect(report["time"] as? String == "2019-04-12T12:00:00.000Z")
+        #expect(report["device"] as? String == path)
+    }
+
+    @Test("fix on a capture that never has a fix exits 1 and says so", .timeLimit(.minutes(1)))
+    func fixWithoutFix() async throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.noFix()
+        let result = try #require(await gpsfix("fix", "--replay", path))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "gpsfix: \(path) ended without a fix.\n")
+    }
+
+    @Test("fix --timeout gives up when no fix comes in time", .timeLimit(.minutes(1)))
+    func fixTimeout() async throws {
+        // Given: a minute of no-fix epochs, replayed in real time
+        let dir = try TemporaryDirectory()
+        let path = try dir.noFix(epochs: 60)
+
+        // When
+        let result = try #require(await gpsfix("fix", "--replay", path, "--speed", "1", "--timeout", "0.3"))
+
+        // Then
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("gpsfix: No fix within 0.3 s."))
+    }
+
+    // MARK: - Mistakes
+
+    @Test("A missing file: exit 1 and a message naming the file", .timeLimit(.minutes(1)), arguments: ["watch", "fix"])
+    func missingFile(command: String) async throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path + "/missing.nmea"
+        let result = try #require(await gpsfix(command, "--replay", path))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(path))
+        #expect(result.stderr.hasPrefix("gpsfix: \(path): no such file."))
+    }
+
+    @Test("A directory or a file without NMEA: exit 1 and a message naming it", .timeLimit(.minutes(1)))
+    func unreadable() async throws {
+        let dir = try TemporaryDirectory()
+        let directory = try #require(await gpsfix("watch", "--replay", dir.path))
+        #expect(directory.status == 1)
+        #expect(directory.stderr == "gpsfix: \(dir.path): cannot be read (it is a directory).\n")
+
+        let notes = try dir.write("notes.txt", "eggs\nmilk\n")
+        let text = try #require(await gpsfix("fix", "--replay", notes))
+        #expect(text.status == 1)
+        #expect(text.stderr.hasPrefix("gpsfix: \(notes): holds no NMEA sentences."))
+    }
+
+    @Test("An unknown option: exit 64 with the command's usage", .timeLimit(.minutes(1)))
+    func unknownOption() async throws {
+        let result = try #require(await gpsfix("watch", "--bogus"))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == """
+            gpsfix: watch: unknown option '--bogus'
+            Usage: gpsfix watch --replay FILE [--speed X|max] [--loop] [--json]
+            See 'gpsfix watch --help'.
+
+            """)
+    }
+
+    @Test("A misspelt option gets a suggestion", .timeLimit(.minutes(1)))
+    func misspelt() async throws {
+        let result = try #require(await gpsfix("watch", "--jsn"))
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("gpsfix: watch: unknown option '--jsn' (did you mean --json?)"))
+    }
+
+    @Test("A bad --speed: exit 64", .timeLimit(.minutes(1)), arguments: ["abc", "0", "-2", "inf", "nan", ""])
+    func badSpeed(speed: String) async throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+        let result = try #require(await gpsfix("watch", "--replay", path, "--speed", speed))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("--speed takes a number from 0.001 to 1000000, or 'max', not '\(speed)'"))
+        #expect(result.stderr.contains("Usage: gpsfix watch"))
+    }
+
+    @Test("A bad --timeout: exit 64", .timeLimit(.minutes(1)))
+    func badTimeout() async throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+        let result = try #require(await gpsfix("fix", "--replay", path, "--timeout", "soon"))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("--timeout takes a number of seconds above 0 and up to 1000000, not 'soon'"))
+    }
+
+    @Test("An option missing its value: exit 64", .timeLimit(.minutes(1)))
+    func missingValue() async throws {
+        let result = try #require(await gpsfix("watch", "--replay"))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.hasPrefix("gpsfix: watch: --replay needs a value (FILE)"))
+    }
+
+    @Test("No source: exit 64, pointing at --replay", .timeLimit(.minutes(1)), arguments: [[], ["watch"], ["fix", "--json"]])
+    func noSource(arguments: [String]) async throws {
+        let result = try #require(await runGPSFix(arguments))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("no source given. Name a capture with --replay FILE"))
+    }
+
+    @Test("gpsfix nonsense: exit 64, naming the commands", .timeLimit(.minutes(1)))
+    func unknownCommand() async throws {
+        let result = try #require(await gpsfix("nonsense"))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "gpsfix: unknown command 'nonsense'. Commands: watch, fix; see 'gpsfix --help'.\n")
+    }
+
+    @Test("A stray argument: exit 64", .timeLimit(.minutes(1)))
+    func strayArgument() async throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+        let result = try #require(await gpsfix("watch", "--replay", path, "extra"))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("unexpected argument 'extra'"))
+    }
+
+    // MARK: - Edge cases that once failed
+
+    @Test("A huge --timeout is refused, not a crash", .timeLimit(.minutes(1)))
+    func hugeTimeout() async throws {
+        // Given
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+
+        // When: a timeout SourceOptions.seconds accepts (positive and finite)
+        let result = try #require(await gpsfix("fix", "--replay", path, "--timeout", "1e20"))
+
+        // Then: the fix, or a usage error; not a crash
+        #expect(!result.signalled, "\(result.stderr.prefix(200))")
+        #expect(result.status == 0 || result.status == 64)
+    }
+
+    @Test("A tiny --speed is refused, not a crash", .timeLimit(.minutes(1)))
+    func tinySpeed() async throws {
+        // Given
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+
+        // When: a speed SourceOptions.speed accepts (positive and finite); the replay would take
+        // forever, so it may still be running after a few seconds, which is fine
+        let result = try #require(await gpsfix("watch", "--replay", path, "--speed", "1e-300",
+                                               limit: .seconds(3), mayRunOn: true))
+
+        // Then
+        #expect(!result.signalled, "\(result.stderr.prefix(200))")
+        #expect(result.timedOut || result.status == 64)
+    }
+}

@@ -1,0 +1,213 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+/// A value that arrives once, from any thread, awaited with a deadline (nil when it did not come).
+final class Eventually<Value: Sendable>: Sendable {
+    private struct State {
+        var value: Value?
+        var waiter: CheckedContinuation<Value?, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func fulfill(_ value: Value) {
+        let waiter = state.withLock { s -> CheckedContinuation<Value?, Never>? in
+            guard s.value == nil else { return nil }
+            s.value = value
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        waiter?.resume(returning: value)
+    }
+
+    func value(within limit: Duration) async -> Value? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+            let ready = state.withLock { s -> Value? in
+                if let value = s.value { return value }
+                s.waiter = continuation
+                return nil
+            }
+            if let ready {
+                continuation.resume(returning: ready)
+                return
+            }
+            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                let waiter = state.withLock { s -> CheckedContinuation<Value?, Never>? in
+                    defer { s.waiter = nil }
+                    return s.waiter
+                }
+                waiter?.resume(returning: nil)
+            }
+        }
+    }
+}
+
+// MARK: - The built binary
+
+enum GPSFixBinary {
+    /// `gpsfix`, as `swift build` left it beside the test bundle; nil when it cannot be found.
+    static let url: URL? = {
+        let fm = FileManager.default
+        var directories: [URL] = []
+        if let override = ProcessInfo.processInfo.environment["GPSFIX_BINARY"] {
+            return URL(fileURLWithPath: override)
+        }
+        if let first = ProcessInfo.processInfo.arguments.first {
+            directories.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        directories.append(Bundle.main.bundleURL)
+        directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        if let executable = Bundle.main.executableURL {
+            directories.append(executable.deletingLastPathComponent())
+        }
+        for directory in directories {
+            let candidate = directory.appendingPathComponent("gpsfix")
+            if fm.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    static var isAvailable: Bool { url != nil }
+}
+
+struct CLIResult: Sendable, CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    /// Whether the process ended by a signal rather than by exit.
+    var signalled: Bool
+    /// Whether it was still running at the time limit (and was then terminated).
+    var timedOut = false
+
+    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+
+    var description: String { "exit \(status)\(signalled ? " (signal)" : "")\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+/// Runs the built `gpsfix` with `arguments`; records an issue and returns nil if it cannot be run
+/// or (unless `mayRunOn`) does not end within `limit`.
+func gpsfix(_ arguments: String..., limit: Duration = .seconds(30), mayRunOn: Bool = false,
+            sourceLocation: SourceLocation = #_sourceLocation) async -> CLIResult? {
+    await runGPSFix(arguments, limit: limit, mayRunOn: mayRunOn, sourceLocation: sourceLocation)
+}
+
+func runGPSFix(_ arguments: [String], limit: Duration = .seconds(30), mayRunOn: Bool = false,
+               sourceLocation: SourceLocation = #_sourceLocation) async -> CLIResult? {
+    guard let binary = GPSFixBinary.url else {
+        Issue.record("gpsfix binary not found", sourceLocation: sourceLocation)
+        return nil
+    }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+
+    let exited = Eventually<(Int32, Bool)>()
+    process.terminationHandler = { p in exited.fulfill((p.terminationStatus, p.terminationReason == .uncaughtSignal)) }
+    let outData = Eventually<Data>(), errData = Eventually<Data>()
+    do {
+        try process.run()
+    } catch {
+        Issue.record("cannot run \(binary.path): \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+    // Blocking reads get threads of their own: Dispatch's shared pool (two threads on a
+    // two-core machine) also runs the tests' tasks and every timer.
+    Thread.detachNewThread { outData.fulfill(out.fileHandleForReading.readDataToEndOfFile()) }
+    Thread.detachNewThread { errData.fulfill(err.fileHandleForReading.readDataToEndOfFile()) }
+
+    guard let ended = await exited.value(within: limit) else {
+        process.terminate()
+        guard mayRunOn else {
+            Issue.record("gpsfix \(arguments.joined(separator: " ")) did not end within \(limit)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return CLIResult(status: -1, stdout: "", stderr: "", signalled: false, timedOut: true)
+    }
+    let stdout = await outData.value(within: .seconds(5)) ?? Data()
+    let stderr = await errData.value(within: .seconds(5)) ?? Data()
+    return CLIResult(status: ended.0, stdout: String(decoding: stdout, as: UTF8.self),
+                     stderr: String(decoding: stderr, as: UTF8.self), signalled: ended.1)
+}
+
+// MARK: - Captures
+
+enum NMEASentence {
+    static func checksum(_ body: String) -> String {
+        let sum = body.utf8.reduce(UInt8(0), ^)
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(sum >> 4)], digits[Int(sum & 0xF)]])
+    }
+
+    static func framed(_ body: String) -> String { "$\(body)*\(checksum(body))" }
+}
+
+enum TestCapture {
+    private static func stamp(_ second: Int) -> String {
+        let m = second / 60, s = second % 60
+        return "12" + (m < 10 ? "0\(m)" : "\(m)") + (s < 10 ? "0\(s)" : "\(s)") + ".00"
+    }
+
+    /// One 1 Hz epoch with a 3D fix: RMC, GGA, GSA and a two-part GSV of five satellites.
+    static func epoch(_ second: Int) -> [String] {
+        let t = stamp(second)
+        return [
+            "GPRMC,\(t),A,4807.0380,N,01131.0000,E,0.5,54.7,120419,,,A",
+            "GPGGA,\(t),4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,",
+            "GPGSA,A,3,04,05,09,12,24,,,,,,,,2.5,1.3,2.1",
+            "GPGSV,2,1,05,04,45,120,40,05,30,200,35,09,60,300,42,12,10,050,20",
+            "GPGSV,2,2,05,24,70,010,45",
+        ].map(NMEASentence.framed)
+    }
+
+    /// One epoch of a receiver without a fix.
+    static func noFixEpoch(_ second: Int) -> [String] {
+        let t = stamp(second)
+        return ["GPRMC,\(t),V,,,,,,,120419,,,N", "GPGGA,\(t),,,,,0,00,,,M,,M,,"].map(NMEASentence.framed)
+    }
+
+    static func text(_ epochs: [[String]]) -> String {
+        "# Name: gpsfix CLI test\n# Date: 2019-04-12\n" + epochs.joined().map { $0 + "\r\n" }.joined()
+    }
+}
+
+/// A directory of its own under the system's temporary directory, removed when released.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gpsfix-cli-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        path = url.path
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func write(_ name: String, _ contents: String) throws -> String {
+        let file = path + "/" + name
+        guard FileManager.default.createFile(atPath: file, contents: Data(contents.utf8)) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        return file
+    }
+
+    /// A 3-epoch capture with fixes.
+    func drive(epochs: Int = 3) throws -> String {
+        try write("drive.nmea", TestCapture.text((0..<epochs).map(TestCapture.epoch)))
+    }
+
+    func noFix(epochs: Int = 3) throws -> String {
+        try write("nofix.nmea", TestCapture.text((0..<epochs).map(TestCapture.noFixEpoch)))
+    }
+}
+
+func jsonObject(_ line: String) -> [String: Any]? {
+    (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+}

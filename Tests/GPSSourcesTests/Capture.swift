@@ -1,0 +1,104 @@
+import Foundation
+import GPSLocation
+import Synchronization
+
+/// NMEA 0183 framing for hand-written test sentences.
+enum NMEASentence {
+    /// The checksum of a sentence body (the text between `$` and `*`): the XOR of its bytes,
+    /// as two uppercase hex digits.
+    static func checksum(_ body: String) -> String {
+        let sum = body.utf8.reduce(UInt8(0), ^)
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(sum >> 4)], digits[Int(sum & 0xF)]])
+    }
+
+    /// `$body*hh`, without a line ending.
+    static func framed(_ body: String) -> String { "$\(body)*\(checksum(body))" }
+}
+
+/// A small 1 Hz capture: each epoch is RMC, GGA and GSA stamped 12:00:ss on 2019-04-12.
+enum TestCapture {
+    /// The sentences of the epoch `second` seconds after 12:00:00, framed, without line ends.
+    static func epoch(_ second: Int) -> [String] {
+        let t = "12" + pad(second / 60) + pad(second % 60) + ".00"
+        return [
+            "GPRMC,\(t),A,4807.0380,N,01131.0000,E,0.5,54.7,120419,,,A",
+            "GPGGA,\(t),4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,",
+            "GPGSA,A,3,04,05,09,12,24,,,,,,,,2.5,1.3,2.1",
+        ].map(NMEASentence.framed)
+    }
+
+    /// The sentences of `count` epochs, one second apart.
+    static func sentences(epochs count: Int) -> [String] {
+        (0..<count).flatMap(epoch)
+    }
+
+    /// A capture as gpsfake writes it: a `#` header, then the sentences with CRLF line ends.
+    static func text(epochs count: Int, header: Bool = true) -> String {
+        (header ? "# Name: gpsfix test capture\n# Location: 48.1173 N 11.5167 E,\n#   a test bench\n" : "")
+            + sentences(epochs: count).map { $0 + "\r\n" }.joined()
+    }
+
+    private static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}
+
+/// A directory of its own under the system's temporary directory, removed when released.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gpsfix-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        path = url.path
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes `contents` to `name` in this directory and returns its path.
+    func write(_ name: String, _ contents: String) throws -> String {
+        try write(name, bytes: Array(contents.utf8))
+    }
+
+    func write(_ name: String, bytes: [UInt8]) throws -> String {
+        let file = path + "/" + name
+        guard FileManager.default.createFile(atPath: file, contents: Data(bytes)) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        return file
+    }
+
+    func makeDirectory(_ name: String) throws -> String {
+        let dir = path + "/" + name
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
+
+/// A delegate that writes down everything a manager tells it, for tests that drive a manager
+/// without a `LocationService`.
+final class RecordingDelegate: LocationManagerDelegate {
+    private let log = Mutex<[LocationEvent]>([])
+
+    var events: [LocationEvent] { log.withLock { $0 } }
+    var fixes: [Fix] { events.compactMap { if case .fix(let f) = $0 { f } else { nil } } }
+    var ended: Bool { events.last?.isTerminal ?? false }
+
+    func locationManager(_ manager: any LocationManagerInterface, didUpdateFix fix: Fix) { record(.fix(fix)) }
+    func locationManager(_ manager: any LocationManagerInterface, didUpdateSkyView sky: SkyView) { record(.sky(sky)) }
+    func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus) { record(.status(status)) }
+    func locationManager(_ manager: any LocationManagerInterface, didFailWithError error: LocationError) { record(.error(error)) }
+    func locationManager(_ manager: any LocationManagerInterface, didReceiveSentence sentence: String) { record(.sentence(sentence)) }
+
+    private func record(_ event: LocationEvent) { log.withLock { $0.append(event) } }
+}
+
+extension Fix {
+    /// The second of the minute this fix was stamped with (the tests' captures start at 12:00:00).
+    var second: Int? { timestamp.map { $0.time.minute * 60 + $0.time.second } }
+}
+
+extension LocationEvent {
+    var fix: Fix? { if case .fix(let f) = self { f } else { nil } }
+    var sky: SkyView? { if case .sky(let s) = self { s } else { nil } }
+}
