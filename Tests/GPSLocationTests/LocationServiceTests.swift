@@ -1,3 +1,4 @@
+import AsyncTestSupport
 import GPSLocation
 import Synchronization
 import Testing

@@ -1,10 +1,11 @@
+// Waiting helpers shared by the test targets that exercise threads and streams: every
+// wait has a deadline, so code under test that never delivers fails a test instead of
+// hanging the run (the seed's `wait(for: [expectation], timeout: 1)`, for Swift Testing).
 import Dispatch
 import Synchronization
 
-/// A value that arrives once, from any thread, and is awaited with a deadline: when the code
-/// under test never delivers, the test gets nil and fails instead of hanging (the seed's
-/// `wait(for: [expectation], timeout: 1)`, for Swift Testing).
-final class Eventually<Value: Sendable>: Sendable {
+/// A value that arrives once, from any thread, and is awaited with a deadline.
+public final class Eventually<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiter: CheckedContinuation<Value?, Never>?
@@ -13,10 +14,10 @@ final class Eventually<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    public init() {}
 
     /// Records `value`; only the first one counts, later ones are only counted.
-    func fulfill(_ value: Value) {
+    public func fulfill(_ value: Value) {
         let waiter = state.withLock { s -> CheckedContinuation<Value?, Never>? in
             s.fulfillments += 1
             guard s.fulfillments == 1 else { return nil }
@@ -28,10 +29,10 @@ final class Eventually<Value: Sendable>: Sendable {
     }
 
     /// How many times `fulfill` was called (a completion must be called once).
-    var fulfillments: Int { state.withLock { $0.fulfillments } }
+    public var fulfillments: Int { state.withLock { $0.fulfillments } }
 
     /// The value, or nil when it did not come within `limit`. Call once.
-    func value(within limit: Duration) async -> Value? {
+    public func value(within limit: Duration) async -> Value? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
             let ready = state.withLock { s -> Value? in
                 if let value = s.value { return value }
@@ -55,7 +56,7 @@ final class Eventually<Value: Sendable>: Sendable {
 
 /// Runs `operation` in a task of its own and waits at most `limit` for it: nil when it did not
 /// finish in time (the task is then cancelled and abandoned, so a hang cannot block the suite).
-func withDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
+public func withDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
     let result = Eventually<T>()
     let task = Task { result.fulfill(await operation()) }
     let value = await result.value(within: limit)
@@ -65,7 +66,7 @@ func withDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendab
 
 /// Everything a stream yields until it finishes; `finished` is false when it did not finish
 /// within `limit` (then `elements` holds what came so far).
-func collect<Element: Sendable>(_ stream: AsyncStream<Element>, within limit: Duration = .seconds(10)) async -> (elements: [Element], finished: Bool) {
+public func collect<Element: Sendable>(_ stream: AsyncStream<Element>, within limit: Duration = .seconds(10)) async -> (elements: [Element], finished: Bool) {
     let seen = Mutex<[Element]>([])
     let done = await withDeadline(limit) {
         for await element in stream { seen.withLock { $0.append(element) } }
@@ -75,7 +76,7 @@ func collect<Element: Sendable>(_ stream: AsyncStream<Element>, within limit: Du
 }
 
 /// Polls `condition` until it holds or `limit` passes; returns whether it held.
-func waitUntil(_ limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+public func waitUntil(_ limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + limit
     while !condition() {
@@ -86,8 +87,7 @@ func waitUntil(_ limit: Duration = .seconds(10), _ condition: () -> Bool) async 
 }
 
 extension Duration {
-    var seconds: Double {
+    public var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
-
