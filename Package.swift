@@ -24,13 +24,13 @@ let package = Package(
         .target(name: "GPSFixCLI", dependencies: ["GPSLocation", "GPSSources", "GPSOutput"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
-        // Deadline-bound waiting for the tests of threaded code (not shipped).
-        .target(name: "AsyncTestSupport", path: "Tests/AsyncTestSupport", swiftSettings: strict),
+        // What several test targets share: deadline-bound waiting, temporary directories.
+        .target(name: "GPSTestSupport", path: "Tests/GPSTestSupport", swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"], swiftSettings: strict),
-        .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "AsyncTestSupport"], swiftSettings: strict),
-        .testTarget(name: "GPSSourcesTests", dependencies: ["GPSSources", "AsyncTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSSourcesTests", dependencies: ["GPSSources", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["GPSOutput"], swiftSettings: strict),
-        .testTarget(name: "GPSFixCLITests", dependencies: ["GPSFixCLI"], swiftSettings: strict),
+        .testTarget(name: "GPSFixCLITests", dependencies: ["GPSFixCLI", "GPSTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import GPSTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -177,27 +178,7 @@ enum TestCapture {
     }
 }
 
-/// A directory of its own under the system's temporary directory, removed when released.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("gpsfix-cli-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        path = url.path
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func write(_ name: String, _ contents: String) throws -> String {
-        let file = path + "/" + name
-        guard FileManager.default.createFile(atPath: file, contents: Data(contents.utf8)) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
-        return file
-    }
-
+extension TemporaryDirectory {
     /// A 3-epoch capture with fixes.
     func drive(epochs: Int = 3) throws -> String {
         try write("drive.nmea", TestCapture.text((0..<epochs).map(TestCapture.epoch)))

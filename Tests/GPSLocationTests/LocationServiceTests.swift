@@ -1,4 +1,4 @@
-import AsyncTestSupport
+import GPSTestSupport
 import GPSLocation
 import Synchronization
 import Testing
