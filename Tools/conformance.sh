@@ -10,10 +10,12 @@ if [ ! -d "$dir" ] || [ ! -f "$scorer" ]; then
   exit 1
 fi
 out=$(python3 "$scorer" "$dir" -- .build/release/gpsfix watch --replay {} --json --speed max)
-echo "$out"
 passed=$(echo "$out" | sed -n 's/^\([0-9]*\) passed, [0-9]* failed$/\1/p' | tail -1)
+# The scorer's own closing line reads like a test runner's; say it in words of captures so
+# that the test suite's summary stays the only "N passed" line of a CI run.
+echo "$out" | sed 's/^\([0-9]*\) passed, \([0-9]*\) failed$/captures agreeing with gpsd: \1 (not agreeing: \2)/'
 if [ -z "$passed" ] || [ "$passed" -lt "$min" ]; then
   echo "conformance: ${passed:-no} captures passed; at least $min must" >&2
   exit 1
 fi
-echo "conformance: $passed passed (gate: $min)"
+echo "conformance: $passed captures agree with gpsd (gate: $min)"
