@@ -11,6 +11,8 @@ RUN_DEPS   := pkg-config
 TEST_DEPS  := pkg-config python3
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52
+# Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.
+STRICT     := -Xswiftc -warnings-as-errors
 
 .PHONY: run test build release deps-run deps-test conformance bench captures clean
 
@@ -18,8 +20,8 @@ run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
 
 test: deps-test
-	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	$(SWIFT) build --build-tests $(STRICT)
+	$(SWIFT) test $(STRICT)
 
 build:
 	$(SWIFT) build
