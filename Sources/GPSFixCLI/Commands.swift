@@ -38,9 +38,10 @@ enum Commands {
     static let watch = Command(
         name: "watch",
         summary: "Print fixes as they arrive.",
-        usage: "gpsfix watch --replay FILE [--speed X|max] [--loop] [--json]",
+        usage: "gpsfix watch --replay FILE [--speed X|max] [--loop] [--json | --nmea]",
         options: replayOptions + [
             .flag("--json", "Print gpsd's JSON reports (TPV and SKY), one a line, as 'gpspipe -w' does."),
+            .flag("--nmea", "Pass the sentences through unchanged (those with a good checksum), as 'gpspipe -r' does."),
         ],
         positionals: 0,
         details: "Without --json, one readable line per epoch: time, latitude and longitude in degrees,\naltitude (MSL), speed, course, mode and satellites used. Ends when the capture does.",

@@ -8,16 +8,19 @@ struct WatchCommand {
     let args: ParsedArguments
     let terminal: Terminal
     let json: Bool
+    let nmea: Bool
 
     init(_ args: ParsedArguments, terminal: Terminal) {
         self.args = args
         self.terminal = terminal
         json = args.has("--json")
+        nmea = args.has("--nmea")
     }
 
     func run() throws -> Int32 {
+        guard !(json && nmea) else { throw UsageError(message: "--json and --nmea are two different outputs: choose one") }
         let speed = try SourceOptions.speed(args, default: .factor(1))
-        let manager = try SourceOptions.manager(args, defaultSpeed: speed)
+        let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: nmea)
         let service = LocationService(manager: manager)
         let device = manager.sourceDescription
         let tag = GPSDJSON.Device(device)
@@ -25,12 +28,20 @@ struct WatchCommand {
         let outcome = Mutex<LocationEvent?>(nil)
         let paced = speed != .maximum
         let out = terminal.out
-        let json = self.json
+        let json = self.json, nmea = self.nmea
         let box = UncheckedBox(out)
 
         service.subscribe { event in
             let out = box.value
             switch event {
+            case .sentence(let line):
+                // Passthrough: every sentence that passed its checksum, exactly as received.
+                out.writer.append(line)
+                out.writer.append("\r\n")
+                out.commit(flushNow: paced)
+                if out.failed { service.stop() }
+            case .fix where nmea, .sky where nmea:
+                break
             case .fix(let fix):
                 if json {
                     GPSDJSON.tpv(fix, device: tag, into: &out.writer)
@@ -45,7 +56,7 @@ struct WatchCommand {
                     GPSDJSON.sky(sky, device: tag, into: &out.writer)
                     out.commit(flushNow: paced)
                 }
-            case .status, .error, .sentence:
+            case .status, .error:
                 break
             }
             if event.isTerminal {
@@ -59,7 +70,7 @@ struct WatchCommand {
         switch outcome.withLock({ $0 }) {
         case .error(let error)?:
             throw error
-        case .status(.finished(let statistics))? where !json:
+        case .status(.finished(let statistics))? where !json && !nmea:
             terminal.note(Summary.line(statistics, source: device))
         default:
             break

@@ -4,6 +4,8 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
     case fileUnreadable(path: String, reason: String)
     case permissionDenied(path: String, group: String?)
     case notACapture(path: String)
+    /// Refusing to overwrite an existing file.
+    case fileExists(path: String)
     case deviceNotFound(searched: [String])
     case deviceBusy(path: String)
     case deviceGone(path: String)
@@ -27,6 +29,8 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path): permission denied. Check its owner and mode with 'ls -l \(path)'."
         case .notACapture(let path):
             "\(path): holds no NMEA sentences. Is it a capture (gpsfake format: # header lines, then raw NMEA)?"
+        case .fileExists(let path):
+            "\(path) exists already. Choose another name, or overwrite it with --force."
         case .deviceNotFound(let searched):
             "No GPS receiver found (searched \(searched.joined(separator: ", "))). Plug one in, or name it with --device PATH."
         case .deviceBusy(let path):

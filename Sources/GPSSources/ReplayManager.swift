@@ -102,9 +102,7 @@ public final class ReplayManager: LocationManagerInterface {
         let parser = NMEAParser()
         if forwardsSentences {
             parser.onSentence = { [self] sentence, _ in
-                let text = String(decoding: sentence.body, as: UTF8.self)
-                delegate.locationManager(self, didReceiveSentence: sentence.hasChecksum
-                    ? "$" + text + "*" + hex(nmeaChecksum(sentence.body)) : "$" + text)
+                delegate.locationManager(self, didReceiveSentence: String(decoding: sentence.line, as: UTF8.self))
             }
         }
         var pacer = Pacer(speed: speed)
@@ -147,11 +145,6 @@ public final class ReplayManager: LocationManagerInterface {
         }
         return bytes.count
     }
-}
-
-private func hex(_ byte: UInt8) -> String {
-    let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
 }
 
 /// Turns a capture's timestamps into wall-clock waits.

@@ -260,7 +260,7 @@ struct GPSFixBinaryTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == """
             gpsfix: watch: unknown option '--bogus'
-            Usage: gpsfix watch --replay FILE [--speed X|max] [--loop] [--json]
+            Usage: gpsfix watch --replay FILE [--speed X|max] [--loop] [--json | --nmea]
             See 'gpsfix watch --help'.
 
             """)
@@ -354,5 +354,34 @@ struct GPSFixBinaryTests {
         // Then
         #expect(!result.signalled, "\(result.stderr.prefix(200))")
         #expect(result.timedOut || result.status == 64)
+    }
+}
+
+@Suite("gpsfix watch --nmea")
+struct NMEAPassthroughTests {
+    @Test("Every sentence with a good checksum comes out as it went in; the damaged ones do not", .timeLimit(.minutes(1)))
+    func passthrough() async throws {
+        // Given: a capture with a good sentence in lowercase hex, a bad checksum and junk
+        let dir = try TemporaryDirectory()
+        let good = "$GPGGA,120000.00,5332.7072,N,00957.9804,E,1,08,1.10,3.0,M,40.3,M,,*58"
+        let lower = "$GPRMC,120000.00,A,5332.7072,N,00957.9804,E,6.03,268.0,140324,,,A*6f"
+        let bad = "$GPGGA,120001.00,5332.7072,N,00957.9804,E,1,08,1.10,3.0,M,40.3,M,,*00"
+        let path = try dir.write("mixed.nmea", "# Name: mixed\n\(good)\r\n\(bad)\r\nBANNER\n\(lower)\n")
+
+        // When
+        let result = try #require(await gpsfix("watch", "--replay", path, "--nmea", "--speed", "max"))
+
+        // Then: byte for byte, lowercase checksum kept, CR LF endings, nothing else
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == good + "\r\n" + lower + "\r\n")
+    }
+
+    @Test("--json and --nmea together are a usage error", .timeLimit(.minutes(1)))
+    func exclusive() async throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive()
+        let result = try #require(await gpsfix("watch", "--replay", path, "--nmea", "--json"))
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("choose one"))
     }
 }

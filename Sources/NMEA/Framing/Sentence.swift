@@ -5,6 +5,9 @@
 /// `Sentence` must never be stored; decode it into a value instead.
 public struct Sentence {
     public let body: UnsafeBufferPointer<UInt8>
+    /// The whole line as received, `$` to checksum, without its terminator: what a
+    /// passthrough repeats byte for byte.
+    public let line: UnsafeBufferPointer<UInt8>
     /// Where the address ends (the first comma, or the end of the body).
     public let addressEnd: Int
     public let hasChecksum: Bool
@@ -66,7 +69,7 @@ public struct Sentence {
             addressEnd += 1
         }
         guard addressEnd >= 2 else { return .failure(.malformed) }
-        return .success(Sentence(body: body, addressEnd: addressEnd, hasChecksum: hasChecksum))
+        return .success(Sentence(body: body, line: line, addressEnd: addressEnd, hasChecksum: hasChecksum))
     }
 
     /// The two-letter talker (`GP`, `GN`, `BD` …), or nil for a proprietary (`P…`) sentence.

@@ -1,0 +1,70 @@
+import Glibc
+import Synchronization
+
+/// Writes a capture in gpsfake's format: the header, then every byte as the receiver sent it.
+///
+/// Each `write` goes straight to the file with write(2), unbuffered, so whatever has been
+/// received is on disk the moment `write` returns: Ctrl-C, SIGTERM or an unplug lose nothing.
+/// The descriptor is written from one thread (the source's) and closed once.
+public final class CaptureWriter: Sendable {
+    public let path: String
+    private let fd: Int32
+    private let closed = Atomic<Bool>(false)
+    private let written = Atomic<Int>(0)
+
+    /// Creates the file (refusing an existing one unless `overwrite`) and writes `header`.
+    public init(path: String, header: CaptureHeader, overwrite: Bool) throws(LocationError) {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL)
+        let fd = open(path, flags, 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case EEXIST: throw .fileExists(path: path)
+            case EACCES, EPERM: throw .permissionDenied(path: path, group: nil)
+            case ENOENT, ENOTDIR: throw .fileUnreadable(path: path, reason: "its folder does not exist")
+            default: throw .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+            }
+        }
+        self.path = path
+        self.fd = fd
+        let failure = Array(header.text.utf8).withUnsafeBytes { Self.writeAll(fd, $0) }
+        if let failure {
+            Glibc.close(fd)
+            throw .io("\(path): writing failed (\(String(cString: strerror(failure)))).")
+        }
+    }
+
+    deinit { close() }
+
+    /// Bytes of the body written so far (the header not counted).
+    public var bytesWritten: Int { written.load(ordering: .relaxed) }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(LocationError) {
+        guard !closed.load(ordering: .acquiring) else { return }
+        if let failure = Self.writeAll(fd, bytes) {
+            throw .io("\(path): writing failed (\(String(cString: strerror(failure)))).")
+        }
+        written.add(bytes.count, ordering: .relaxed)
+    }
+
+    /// Writes everything, retrying short writes and EINTR; the errno of a failure, or nil.
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        guard let base = bytes.baseAddress else { return nil }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, base + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
+    }
+
+    /// Closes the file; later writes are ignored.
+    public func close() {
+        guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        Glibc.close(fd)
+    }
+}
