@@ -7,14 +7,15 @@ SPEED      ?= 10
 SHARED     ?= ../shared
 # What building and replaying needs beyond the Swift toolchain.
 RUN_DEPS   := pkg-config
-# What the tests and the conformance gate need: python3 runs gpsd's scorer.
-TEST_DEPS  := pkg-config python3
+# What the tests and the conformance gate need: python3 runs gpsd's scorer, socat makes the
+# pseudo-terminals the serial tests read, udev's udevadm checks the rules.
+TEST_DEPS  := pkg-config python3 socat udev
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.
 STRICT     := -Xswiftc -warnings-as-errors
 
-.PHONY: run test build release deps-run deps-test conformance bench captures clean
+.PHONY: run test build release deps-run deps-test conformance bench captures install-udev clean
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -38,6 +39,12 @@ bench: release
 
 captures:
 	python3 Tools/make-captures.py
+
+# Stable /dev/gpsN names, group dialout, ModemManager kept away: for known GPS receivers only.
+install-udev:
+	$(SUDO) install -m 0644 udev/60-gpsfix.rules /etc/udev/rules.d/60-gpsfix.rules
+	$(SUDO) udevadm control --reload-rules
+	$(SUDO) udevadm trigger --action=add --subsystem-match=tty
 
 deps-run:
 	@Tools/apt-ensure.sh $(SUDO) $(RUN_DEPS)
