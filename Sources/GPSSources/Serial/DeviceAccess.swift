@@ -1,0 +1,57 @@
+import Glibc
+import GPSLocation
+
+/// Why a device could not be opened, in words a person can act on.
+enum DeviceAccess {
+    /// The error for `code` from opening or setting up `path`. `group` finds the group that
+    /// owns a path (a parameter so a test can map EACCES without being refused, which root
+    /// never is).
+    static func error(
+        opening path: String,
+        _ code: Errno,
+        group: (String) -> String? = owningGroup(of:)
+    ) -> LocationError {
+        switch code {
+        case .noSuchFile, .notADirectory, .noSuchDevice, .noSuchDeviceOrAddress:
+            // ENXIO/ENODEV: a node with nothing behind it (a ttyS without a UART, a USB
+            // device half gone) is as good as missing.
+            .deviceNotFound(searched: [path])
+        case .permissionDenied, .notPermitted:
+            .permissionDenied(path: path, group: group(path))
+        case .busy:
+            .deviceBusy(path: path)
+        case .notATerminal:
+            .io("\(path) is not a serial port (it has no terminal settings). Name the receiver's tty, e.g. /dev/ttyUSB0 or /dev/ttyACM0.")
+        default:
+            .io("\(path): \(code)")
+        }
+    }
+
+    /// The name of the group that owns `path` (after symlinks: udev's links point at the
+    /// node), when joining it would help: nil for root's group, or when it cannot be known.
+    static func owningGroup(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_gid != 0 else { return nil }
+        return groupName(info.st_gid)
+    }
+
+    /// The name of group `gid`, from the group database (thread-safe `getgrgid_r`).
+    static func groupName(_ gid: gid_t) -> String? {
+        var group = Glibc.group()
+        var result: UnsafeMutablePointer<Glibc.group>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while true {
+            // The entry points into `buffer`: read the name before the buffer is let go.
+            let (code, name) = buffer.withUnsafeMutableBufferPointer { storage -> (Int32, String?) in
+                let code = getgrgid_r(gid, &group, storage.baseAddress, storage.count, &result)
+                guard code == 0, let entry = result, let name = entry.pointee.gr_name else { return (code, nil) }
+                return (code, String(cString: name))
+            }
+            if code == ERANGE && buffer.count < 1 << 20 {
+                buffer = [CChar](repeating: 0, count: buffer.count * 4)
+                continue
+            }
+            return name
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Dispatch
+public import GPSLocation
+import Synchronization
+
+/// Reads a GPS receiver on a serial port: a USB puck (`/dev/ttyACM0`, `/dev/ttyUSB0`), a
+/// module on a UART (`/dev/ttyS0`, `/dev/serial0`), or anything else that speaks NMEA 0183 on
+/// a tty.
+///
+/// The port is held exclusively and only ever read. Fixes, sky views and status changes arrive
+/// on the manager's own reader thread. An unplugged receiver is a status (`.disconnected`, then
+/// `.reconnecting` until it is back), not a failure; a port that cannot be opened at start is
+/// a failure.
+public final class SerialNMEAManager: LocationManagerInterface {
+    public struct Options: Sendable {
+        /// The line speed; nil to find it by listening (see `Autobaud`). Ignored for USB
+        /// CDC-ACM devices (ttyACM*), which have no line speed.
+        public var baud: Int?
+        /// Seconds without a byte before the port is reported `.stale`.
+        public var staleAfter: Double
+        /// Whether to wait for an unplugged receiver to come back: at the same path, or under
+        /// the same `/dev/serial/by-id` name if it returns as another node.
+        public var reconnect: Bool
+        /// Whether to pass every checked sentence to the delegate (`didReceiveSentence`).
+        public var forwardsSentences: Bool
+
+        public init(baud: Int? = nil, staleAfter: Double = 5, reconnect: Bool = true, forwardsSentences: Bool = false) {
+            self.baud = baud
+            self.staleAfter = staleAfter
+            self.reconnect = reconnect
+            self.forwardsSentences = forwardsSentences
+        }
+    }
+
+    public let path: String
+    public let options: Options
+
+    let relay = DelegateRelay()
+    /// The run in progress, if any; each start gets a fresh one (as `ReplayManager`'s), and
+    /// the one before it, which may still be letting go of the port.
+    private let runs = Mutex<(current: Run?, previous: Run?)>((nil, nil))
+    private let bytesHandler = Mutex<(@Sendable (UnsafeRawBufferPointer) -> Void)?>(nil)
+    /// The rate in use, 0 while unknown.
+    private let rate = Atomic<Int>(0)
+
+    /// One run's stop flag, the pipe that wakes its reader, and word of its end.
+    final class Run: Sendable {
+        let stopped = Atomic<Bool>(false)
+        private let ended = DispatchSemaphore(value: 0)
+        /// Nil when no pipe could be made: the reader then fails at once.
+        let wakeup: Wakeup?
+        let onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+
+        init(onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?) {
+            wakeup = Wakeup()
+            self.onBytes = onBytes
+        }
+
+        func stop() {
+            stopped.store(true, ordering: .releasing)
+            wakeup?.signal()
+        }
+
+        var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+        /// Called by the reader when it has closed the port and will report nothing more.
+        func end() { ended.signal() }
+
+        /// Waits (at most `seconds`) for the reader to end. A stopped reader ends within
+        /// microseconds, but a start right after a stop must not find the port still held
+        /// (exclusively) by it.
+        func waitForEnd(seconds: Double) {
+            if ended.wait(timeout: .now() + seconds) == .success { ended.signal() }
+        }
+    }
+
+    /// Where to look for stable names of the device to find it again after an unplug.
+    let stableLinkDirectory: String
+
+    public convenience init(path: String, options: Options = .init()) {
+        self.init(path: path, options: options, stableLinkDirectory: DeviceKind.stableLinkDirectory)
+    }
+
+    /// For tests: a stand-in for `/dev/serial/by-id`.
+    init(path: String, options: Options, stableLinkDirectory: String) {
+        self.path = path
+        self.options = options
+        self.stableLinkDirectory = stableLinkDirectory
+    }
+
+    public var delegate: (any LocationManagerDelegate)? {
+        get { relay.delegate }
+        set { relay.delegate = newValue }
+    }
+
+    public var sourceDescription: String { path }
+
+    /// Every byte exactly as read, in order, on the reader thread (for `gpsfix record`). Set
+    /// before start. While the rate is being hunted for, the bytes of a rate on trial are held
+    /// back and passed on only if it proves right: what was read at a wrong rate is noise.
+    public var onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)? {
+        get { bytesHandler.withLock { $0 } }
+        set { bytesHandler.withLock { $0 = newValue } }
+    }
+
+    /// The rate in use once known (set, or found by listening), nil before. Nil for a USB
+    /// CDC-ACM device, which has no line rate.
+    public var baudRate: Int? {
+        let value = rate.load(ordering: .acquiring)
+        return value == 0 ? nil : value
+    }
+
+    func settled(on rate: Int) { self.rate.store(rate, ordering: .releasing) }
+
+    public func startUpdatingLocation() {
+        let handler = onBytes
+        let started = runs.withLock { runs -> (run: Run, previous: Run?)? in
+            guard runs.current == nil else { return nil }
+            let run = Run(onBytes: handler)
+            defer { runs = (run, nil) }
+            return (run, runs.previous)
+        }
+        guard let (run, previous) = started else { return }
+        spawnThread(name: "gpsfix-serial") { [self] in
+            previous?.waitForEnd(seconds: 2)
+            SerialReader(manager: self, run: run).main()
+            run.end()
+            // Ended on its own (a failure): the next start begins a new run.
+            runs.withLock { if $0.current === run { $0 = (nil, nil) } }
+        }
+    }
+
+    public func stopUpdatingLocation() {
+        let run = runs.withLock { runs -> Run? in
+            guard let run = runs.current else { return nil }
+            runs = (nil, run)
+            return run
+        }
+        run?.stop()
+    }
+}

@@ -1,0 +1,152 @@
+import Glibc
+import GPSLocation
+
+/// A serial port (a tty) opened for reading NMEA: held exclusively, raw 8N1, one speed at a
+/// time. Closed, and its exclusive mode given up, when released.
+///
+/// Used by one thread (the reader's) only. gpsfix never writes to a receiver; the port is
+/// opened read-write only because that is how tty drivers expect to be configured (as gpsd and
+/// terminal programs open them).
+final class SerialPort {
+    let path: String
+    let descriptor: Int32
+    /// Whether this port set the exclusive mode (and so must clear it: on a pty the mode
+    /// outlives the descriptor and would lock out the next open of the same device).
+    private var exclusive = false
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        if exclusive { _ = ioctl(descriptor, UInt(TIOCNXCL)) }
+        // Not retried on EINTR: Linux has released the descriptor whatever close returns.
+        close(descriptor)
+    }
+
+    /// Opens `path`, takes it exclusively and makes it raw 8N1 with reads that block for at
+    /// least one byte (VMIN 1, VTIME 0). The speed is left as the port had it.
+    static func open(_ path: String) throws(LocationError) -> SerialPort {
+        let descriptor: Int32
+        do {
+            // O_NONBLOCK: neither open (waiting for carrier) nor read may block; the reader
+            // waits in poll. O_NOCTTY: a receiver must never become our controlling terminal.
+            descriptor = try retryingInterrupts { Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) }
+        } catch {
+            throw DeviceAccess.error(opening: path, error)
+        }
+        // From here the object owns the descriptor: a failure below releases it, and deinit
+        // closes it.
+        let port = SerialPort(path: path, descriptor: descriptor)
+        try port.takeExclusively()
+        try port.makeRaw()
+        return port
+    }
+
+    /// Refuses a port someone else holds, then holds it: TIOCEXCL makes the kernel refuse
+    /// further opens with EBUSY.
+    ///
+    /// TIOCEXCL does not stop root (CAP_SYS_ADMIN opens anyway), so the mode another process
+    /// set (gpsd sets it) is read first with TIOCGEXCL: a port already exclusive is busy.
+    private func takeExclusively() throws(LocationError) {
+        var held: Int32 = 0
+        do {
+            _ = try retryingInterrupts { ioctl(descriptor, Self.getExclusive, &held) }
+        } catch {
+            // Kernels before 3.8 lack TIOCGEXCL (EINVAL): then only TIOCEXCL below decides.
+            if error == .notATerminal { throw DeviceAccess.error(opening: path, error) }
+        }
+        if held != 0 { throw .deviceBusy(path: path) }
+        do {
+            _ = try retryingInterrupts { ioctl(descriptor, UInt(TIOCEXCL)) }
+        } catch {
+            throw DeviceAccess.error(opening: path, error)
+        }
+        exclusive = true
+    }
+
+    /// Raw 8N1, no flow control, modem lines ignored, reads complete at one byte.
+    private func makeRaw() throws(LocationError) {
+        var settings = try attributes()
+        cfmakeraw(&settings)
+        settings.c_cflag |= tcflag_t(CLOCAL | CREAD)
+        settings.c_cflag &= ~tcflag_t(CSTOPB)
+        settings.c_cflag &= ~tcflag_t(CRTSCTS)
+        settings.c_iflag &= ~tcflag_t(IXON | IXOFF | IXANY)
+        // With VMIN 0 a live, quiet port reads 0 bytes, which looks like a hang-up; VMIN 1
+        // leaves 0 to mean exactly that.
+        withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        try setAttributes(settings)
+    }
+
+    /// Sets the line speed (input and output) to `rate` and discards what arrived at the old
+    /// one. `rate` must be one termios names (see `BaudRate`).
+    func setSpeed(_ rate: Int) throws(LocationError) {
+        guard let speed = BaudRate.speed(for: rate) else {
+            throw .io("\(path): \(rate) baud is not a rate this system can set (try one of \(Autobaud.rates.map(String.init).joined(separator: ", "))).")
+        }
+        var settings = try attributes()
+        cfsetispeed(&settings, speed)
+        cfsetospeed(&settings, speed)
+        try setAttributes(settings)
+        do {
+            _ = try retryingInterrupts { tcflush(descriptor, TCIFLUSH) }
+        } catch {
+            throw .io("\(path): cannot discard input (\(error))")
+        }
+    }
+
+    /// The input speed the port is set to, in bits per second.
+    var speed: Int? {
+        guard let settings = try? attributes() else { return nil }
+        var copy = settings
+        return BaudRate.rate(for: cfgetispeed(&copy))
+    }
+
+    /// What one `read` gave.
+    enum ReadResult {
+        case bytes(Int)
+        /// Nothing there (a spurious wake-up).
+        case nothing
+        /// End of file: on a tty, only after a hang-up.
+        case end
+        case failed(Errno)
+    }
+
+    /// Reads what is there, at most `buffer.count` bytes, without blocking.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        do {
+            let n = try retryingInterrupts { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
+            return n == 0 ? .end : .bytes(n)
+        } catch {
+            return error == .wouldBlock ? .nothing : .failed(error)
+        }
+    }
+
+    private func attributes() throws(LocationError) -> termios {
+        var settings = termios()
+        do {
+            _ = try retryingInterrupts { tcgetattr(descriptor, &settings) }
+        } catch {
+            throw DeviceAccess.error(opening: path, error)
+        }
+        return settings
+    }
+
+    private func setAttributes(_ settings: termios) throws(LocationError) {
+        var settings = settings
+        do {
+            _ = try retryingInterrupts { tcsetattr(descriptor, TCSANOW, &settings) }
+        } catch {
+            throw DeviceAccess.error(opening: path, error)
+        }
+    }
+
+    /// Reads whether the tty is in exclusive mode: `_IOR('T', 0x40, int)`, which C builds
+    /// with a macro Swift cannot import. The corresponding C constant is `TIOCGEXCL`.
+    static let getExclusive: UInt = 0x8004_5440
+}

@@ -1,0 +1,33 @@
+import Glibc
+
+/// A self-pipe: a descriptor the reader polls beside the port, so that a stop from any
+/// thread wakes it at once (the C library here offers no eventfd to Swift).
+final class Wakeup: Sendable {
+    /// The end the reader polls for POLLIN.
+    let descriptor: Int32
+    private let writeEnd: Int32
+
+    /// Nil when the process is out of descriptors.
+    init?() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        descriptor = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        close(descriptor)
+        close(writeEnd)
+    }
+
+    /// Makes the read end readable. Safe from any thread, any number of times (a full pipe is
+    /// still readable, so EAGAIN is fine).
+    func signal() {
+        var byte: UInt8 = 1
+        _ = try? retryingInterrupts { write(writeEnd, &byte, 1) }
+    }
+}
