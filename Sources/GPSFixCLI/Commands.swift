@@ -24,40 +24,69 @@ struct Command: Sendable {
 }
 
 /// Source options shared by every command that reads fixes.
-let replayOptions: [OptionSpec] = [
+let deviceOptions: [OptionSpec] = [
+    .value("--device", "PATH", "The receiver's serial port (default: the first GPS found; see 'gpsfix devices')."),
+    .value("--baud", "N", "Its baud rate (default: found automatically; USB CDC-ACM ports need none)."),
+]
+
+let sourceOptions: [OptionSpec] = deviceOptions + [
     .value("--replay", "FILE", "Read a recorded capture (gpsfake format) instead of a receiver."),
     .value("--speed", "X|max", "Replay at X times the capture's own pace, or as fast as possible (default 1; for fix: max)."),
     .flag("--loop", "Start the capture again when it ends."),
 ]
 
 enum Commands {
-    static let all: [Command] = [watch, fix]
+    static let all: [Command] = [fix, watch, record, devices]
 
     static func named(_ name: String) -> Command? { all.first { $0.name == name } }
 
     static let watch = Command(
         name: "watch",
         summary: "Print fixes as they arrive.",
-        usage: "gpsfix watch --replay FILE [--speed X|max] [--loop] [--json | --nmea]",
-        options: replayOptions + [
+        usage: "gpsfix watch [--device PATH [--baud N] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea]",
+        options: sourceOptions + [
             .flag("--json", "Print gpsd's JSON reports (TPV and SKY), one a line, as 'gpspipe -w' does."),
             .flag("--nmea", "Pass the sentences through unchanged (those with a good checksum), as 'gpspipe -r' does."),
         ],
         positionals: 0,
-        details: "Without --json, one readable line per epoch: time, latitude and longitude in degrees,\naltitude (MSL), speed, course, mode and satellites used. Ends when the capture does.",
+        details: "Without --json, one readable line per epoch: time, latitude and longitude in degrees,\naltitude (MSL), speed, course, mode and satellites used. A replay ends when the capture\ndoes; a receiver is watched until Ctrl-C, through unplugging and plugging in again.",
         run: { args, terminal in try WatchCommand(args, terminal: terminal).run() }
     )
 
     static let fix = Command(
         name: "fix",
         summary: "Print the first fix and exit (the default command).",
-        usage: "gpsfix fix --replay FILE [--timeout S] [--json]",
-        options: replayOptions + [
+        usage: "gpsfix [fix] [--device PATH [--baud N] | --replay FILE] [--timeout S] [--json]",
+        options: sourceOptions + [
             .value("--timeout", "S", "Give up after S seconds without a fix (default 30)."),
             .flag("--json", "Print the fix as a gpsd TPV report."),
         ],
         positionals: 0,
         details: "Exits 0 with the fix, or 1 with the reason there is none.",
         run: { args, terminal in try FixCommand(args, terminal: terminal).run() }
+    )
+
+    static let record = Command(
+        name: "record",
+        summary: "Record a receiver's output to a capture file (gpsfake format).",
+        usage: "gpsfix record FILE [--device PATH] [--baud N] [--force]",
+        options: deviceOptions + [
+            .flag("--force", "Overwrite FILE if it exists."),
+        ],
+        positionals: 1,
+        details: "Writes a header (device, by-id name, baud, start time, gpsfix version), then every byte\nexactly as read, to disk as it arrives: Ctrl-C, SIGTERM or an unplug lose nothing.\nReplay it with 'gpsfix watch --replay FILE'.",
+        run: { args, terminal in try RecordCommand(args, terminal: terminal).run() }
+    )
+
+    static let devices = Command(
+        name: "devices",
+        summary: "List serial ports that may have a GPS receiver, and whether each answers with NMEA.",
+        usage: "gpsfix devices [--no-probe]",
+        options: [
+            .flag("--no-probe", "Do not open the ports to listen for NMEA."),
+        ],
+        positionals: 0,
+        details: "Searches /dev/gps*, /dev/serial/by-id/* and ttyACM*/ttyUSB*, known GPS USB IDs first.",
+        run: { args, terminal in try DevicesCommand(args, terminal: terminal).run() }
     )
 }

@@ -9,6 +9,11 @@ public enum GPSFixCLI {
     public static func main(_ argv: [String]) -> Int32 {
         // A closed pipe (`gpsfix watch | head`) should end the run quietly, not kill it mid-write.
         signal(SIGPIPE, SIG_IGN)
+        // A parent may have started us with signals blocked (children of Dispatch threads
+        // inherit their mask): Ctrl-C and SIGTERM must still reach us.
+        var none = sigset_t()
+        sigemptyset(&none)
+        sigprocmask(SIG_SETMASK, &none, nil)
         return run(Array(argv.dropFirst()), terminal: Terminal())
     }
 

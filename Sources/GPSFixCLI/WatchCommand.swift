@@ -30,6 +30,7 @@ struct WatchCommand {
         let out = terminal.out
         let json = self.json, nmea = self.nmea
         let box = UncheckedBox(out)
+        let note = UncheckedBox(terminal)
 
         service.subscribe { event in
             let out = box.value
@@ -56,7 +57,10 @@ struct WatchCommand {
                     GPSDJSON.sky(sky, device: tag, into: &out.writer)
                     out.commit(flushNow: paced)
                 }
-            case .status, .error:
+            case .status(let status):
+                // Unplugged, reconnecting, stale: said on stderr, so piped output stays clean.
+                if let text = describe(status, source: device) { note.value.note("gpsfix: " + text) }
+            case .error:
                 break
             }
             if event.isTerminal {
@@ -64,8 +68,11 @@ struct WatchCommand {
                 done.signal()
             }
         }
+        // Ctrl-C or SIGTERM: stop the source, flush what was written, exit 0.
+        let interrupts = Interrupts { _ in service.stop() }
         // The manager holds its delegate weakly: keep the service alive until the run ends.
         withExtendedLifetime(service) { done.wait() }
+        interrupts.cancel()
         out.flush()
         switch outcome.withLock({ $0 }) {
         case .error(let error)?:

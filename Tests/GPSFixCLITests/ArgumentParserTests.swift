@@ -149,17 +149,32 @@ struct SourceOptionsTests {
         #expect(manager.sourceDescription == "c.nmea")
     }
 
-    @Test("Without --replay there is no source: a usage error")
+    @Test("Without --replay or --device, discovery picks the receiver; none found is a clear error",
+          .enabled(if: DeviceDiscovery.candidates().isEmpty, "this machine has a serial port that may be a receiver"))
     func noSource() {
-        #expect(throws: UsageError.self) { try SourceOptions.manager(args([:]), defaultSpeed: .maximum) }
+        #expect(throws: LocationError.deviceNotFound(searched: DeviceDiscovery.searchedLocations())) {
+            try SourceOptions.manager(args([:]), defaultSpeed: .maximum)
+        }
+    }
+
+    @Test("--device names the serial port; --baud takes only receivers' rates")
+    func device() throws {
+        let manager = try SourceOptions.manager(args(["--device": "/dev/ttyUSB7", "--baud": "4800"]), defaultSpeed: .maximum)
+        let serial = try #require(manager as? SerialNMEAManager)
+        #expect(serial.path == "/dev/ttyUSB7")
+        #expect(serial.options.baud == 4800)
+        #expect(throws: UsageError.self) { try SourceOptions.baud(args(["--baud": "1234"])) }
+        #expect(throws: UsageError.self) {
+            try SourceOptions.manager(args(["--device": "/dev/ttyUSB7", "--replay": "x.nmea"]), defaultSpeed: .maximum)
+        }
     }
 }
 
 @Suite("Commands")
 struct CommandsTests {
-    @Test("The table names watch and fix")
+    @Test("The table names fix, watch, record and devices")
     func table() {
-        #expect(Commands.all.map(\.name) == ["watch", "fix"])
+        #expect(Commands.all.map(\.name) == ["fix", "watch", "record", "devices"])
         #expect(Commands.named("watch")?.name == "watch")
         #expect(Commands.named("nonsense") == nil)
     }
@@ -167,7 +182,8 @@ struct CommandsTests {
     @Test("Help lines up the options and adds --help")
     func help() {
         let help = Commands.watch.help
-        #expect(help.contains("\nOptions:\n  --replay FILE  Read a recorded capture"))
+        #expect(help.contains("\nOptions:\n  --device PATH  The receiver's serial port"))
+        #expect(help.contains("\n  --replay FILE  Read a recorded capture"))
         #expect(help.contains("\n  --loop         Start the capture again when it ends.\n"))
         #expect(help.hasSuffix("  --help         Show this help.\n"))
     }
@@ -228,7 +244,7 @@ struct RunTests {
         let result = try run(["fix", "--speed"])
         #expect(result.status == 64)
         #expect(result.out.isEmpty)
-        #expect(result.err == "gpsfix: fix: --speed needs a value (X|max)\nUsage: gpsfix fix --replay FILE [--timeout S] [--json]\nSee 'gpsfix fix --help'.\n")
+        #expect(result.err == "gpsfix: fix: --speed needs a value (X|max)\nUsage: gpsfix [fix] [--device PATH [--baud N] | --replay FILE] [--timeout S] [--json]\nSee 'gpsfix fix --help'.\n")
     }
 
     @Test("Runtime failures are 1, with the reason on stderr")

@@ -18,8 +18,10 @@ struct GPSFixBinaryTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Usage: gpsfix [COMMAND] [OPTIONS]"))
         #expect(result.stdout.contains("Commands:"))
-        #expect(result.stdout.contains("  watch  Print fixes as they arrive."))
-        #expect(result.stdout.contains("  fix    Print the first fix and exit"))
+        #expect(result.stdout.contains("  watch    Print fixes as they arrive."))
+        #expect(result.stdout.contains("  fix      Print the first fix and exit"))
+        #expect(result.stdout.contains("  record   Record a receiver's output"))
+        #expect(result.stdout.contains("  devices  List serial ports"))
         #expect(result.stderr.isEmpty)
     }
 
@@ -34,8 +36,8 @@ struct GPSFixBinaryTests {
     func watchHelp() async throws {
         let result = try #require(await gpsfix("watch", "--help"))
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.hasPrefix("Print fixes as they arrive.\n\nUsage: gpsfix watch --replay FILE"))
-        for option in ["--replay FILE", "--speed X|max", "--loop", "--json", "--help"] {
+        #expect(result.stdout.hasPrefix("Print fixes as they arrive.\n\nUsage: gpsfix watch [--device PATH"))
+        for option in ["--device PATH", "--baud N", "--replay FILE", "--speed X|max", "--loop", "--json", "--nmea", "--help"] {
             #expect(result.stdout.contains("  \(option)  "), "missing \(option)")
         }
         #expect(result.stderr.isEmpty)
@@ -47,7 +49,7 @@ struct GPSFixBinaryTests {
         let b = try #require(await gpsfix("fix", "-h"))
         #expect(a.status == 0 && b.status == 0)
         #expect(a.stdout == b.stdout)
-        #expect(a.stdout.contains("Usage: gpsfix fix --replay FILE [--timeout S] [--json]"))
+        #expect(a.stdout.contains("Usage: gpsfix [fix] [--device PATH [--baud N] | --replay FILE] [--timeout S] [--json]"))
         #expect(a.stdout.contains("--timeout S"))
     }
 
@@ -260,7 +262,7 @@ struct GPSFixBinaryTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == """
             gpsfix: watch: unknown option '--bogus'
-            Usage: gpsfix watch --replay FILE [--speed X|max] [--loop] [--json | --nmea]
+            Usage: gpsfix watch [--device PATH [--baud N] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea]
             See 'gpsfix watch --help'.
 
             """)
@@ -300,11 +302,23 @@ struct GPSFixBinaryTests {
         #expect(result.stderr.hasPrefix("gpsfix: watch: --replay needs a value (FILE)"))
     }
 
-    @Test("No source: exit 64, pointing at --replay", .timeLimit(.minutes(1)), arguments: [[], ["watch"], ["fix", "--json"]])
+    @Test("No receiver found: exit 1, saying where it looked", .timeLimit(.minutes(1)),
+          .enabled(if: !FileManager.default.fileExists(atPath: "/dev/serial/by-id") && !FileManager.default.fileExists(atPath: "/dev/ttyACM0")
+                   && !FileManager.default.fileExists(atPath: "/dev/ttyUSB0") && !FileManager.default.fileExists(atPath: "/dev/gps0"),
+                   "this machine has a serial port that may be a receiver"),
+          arguments: [[], ["watch"], ["fix", "--json"]])
     func noSource(arguments: [String]) async throws {
         let result = try #require(await runGPSFix(arguments))
-        #expect(result.status == 64, "\(result)")
-        #expect(result.stderr.contains("no source given. Name a capture with --replay FILE"))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("No GPS receiver found (searched /dev/gps*, /dev/serial/by-id/*"))
+        #expect(result.stderr.contains("name it with --device PATH"))
+    }
+
+    @Test("A --device that does not exist: exit 1, naming it", .timeLimit(.minutes(1)))
+    func missingDevice() async throws {
+        let result = try #require(await gpsfix("fix", "--device", "/dev/ttyGPSFIX-none", "--timeout", "2"))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("/dev/ttyGPSFIX-none"))
     }
 
     @Test("gpsfix nonsense: exit 64, naming the commands", .timeLimit(.minutes(1)))
@@ -312,7 +326,7 @@ struct GPSFixBinaryTests {
         let result = try #require(await gpsfix("nonsense"))
         #expect(result.status == 64, "\(result)")
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "gpsfix: unknown command 'nonsense'. Commands: watch, fix; see 'gpsfix --help'.\n")
+        #expect(result.stderr == "gpsfix: unknown command 'nonsense'. Commands: fix, watch, record, devices; see 'gpsfix --help'.\n")
     }
 
     @Test("A stray argument: exit 64", .timeLimit(.minutes(1)))

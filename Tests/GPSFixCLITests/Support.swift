@@ -4,48 +4,6 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A value that arrives once, from any thread, awaited with a deadline (nil when it did not come).
-final class Eventually<Value: Sendable>: Sendable {
-    private struct State {
-        var value: Value?
-        var waiter: CheckedContinuation<Value?, Never>?
-    }
-
-    private let state = Mutex(State())
-
-    func fulfill(_ value: Value) {
-        let waiter = state.withLock { s -> CheckedContinuation<Value?, Never>? in
-            guard s.value == nil else { return nil }
-            s.value = value
-            defer { s.waiter = nil }
-            return s.waiter
-        }
-        waiter?.resume(returning: value)
-    }
-
-    func value(within limit: Duration) async -> Value? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
-            let ready = state.withLock { s -> Value? in
-                if let value = s.value { return value }
-                s.waiter = continuation
-                return nil
-            }
-            if let ready {
-                continuation.resume(returning: ready)
-                return
-            }
-            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-                let waiter = state.withLock { s -> CheckedContinuation<Value?, Never>? in
-                    defer { s.waiter = nil }
-                    return s.waiter
-                }
-                waiter?.resume(returning: nil)
-            }
-        }
-    }
-}
-
 // MARK: - The built binary
 
 enum GPSFixBinary {

@@ -1,0 +1,101 @@
+import Foundation
+import GPSTestSupport
+import Glibc
+import Testing
+
+/// `gpsfix record` against a real pseudo-terminal pair made by socat: the receiver's side is
+/// written by the test, gpsfix reads the other side as it would a USB receiver.
+@Suite("gpsfix record", .serialized)
+struct RecordTests {
+    static var socatAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/socat") }
+
+    @Test("SIGINT loses nothing: every byte written before it is in the file, and replays to the same fixes",
+          .enabled(if: socatAvailable && GPSFixBinary.isAvailable, "needs /usr/bin/socat and the built gpsfix"),
+          .timeLimit(.minutes(1)))
+    func interruptedRecording() async throws {
+        // Given: a pty pair, and gpsfix recording one end
+        let dir = try TemporaryDirectory()
+        let device = dir.path + "/gps", feed = dir.path + "/feed", file = dir.path + "/rec.nmea"
+        let socat = try PtyPair(device: device, feed: feed)
+        defer { socat.stop() }
+        let binary = try #require(GPSFixBinary.url)
+        let recorder = Process()
+        recorder.executableURL = binary
+        recorder.arguments = ["record", file, "--device", device, "--baud", "9600"]
+        let err = Pipe()
+        recorder.standardError = err
+        recorder.standardOutput = FileHandle.nullDevice
+        try recorder.run()
+        defer { if recorder.isRunning { recorder.terminate() } }
+        #expect(await waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: file) })
+        try await Task.sleep(for: .milliseconds(200))
+
+        // When: a capture goes in, in small writes, then SIGINT
+        let epochs = (0..<8).map { TestCapture.epoch($0) }
+        let body = Array(epochs.joined().map { $0 + "\r\n" }.joined().utf8)
+        let writer = try #require(FileHandle(forWritingAtPath: feed))
+        for start in stride(from: 0, to: body.count, by: 37) {
+            writer.write(Data(body[start..<min(start + 37, body.count)]))
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        kill(recorder.processIdentifier, SIGINT)
+        let exited = await waitUntil(.seconds(5)) { !recorder.isRunning }
+
+        // Then: a clean exit, the header, and exactly the bytes written
+        #expect(exited)
+        #expect(recorder.terminationStatus == 0)
+        let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.hasPrefix("# Name: gpsfix record\n# Device: \(device)\n"))
+        #expect(text.contains("# Baud: 9600\n"))
+        let bodyStart = try #require(text.range(of: "\n$")).lowerBound.utf16Offset(in: text) + 1
+        #expect(Array(data[bodyStart...]) == body, "recorded \(data.count - bodyStart) of \(body.count) bytes")
+
+        // And: replaying the recording gives the fixes the bytes hold
+        let original = try dir.write("original.nmea", "# Name: original\n" + String(decoding: body, as: UTF8.self))
+        let replayed = try #require(await gpsfix("watch", "--replay", file, "--json", "--speed", "max"))
+        let expected = try #require(await gpsfix("watch", "--replay", original, "--json", "--speed", "max"))
+        let tpv = { (r: CLIResult) in r.stdoutLines.filter { $0.contains("\"TPV\"") }.map { $0.replacingOccurrences(of: file, with: "X").replacingOccurrences(of: original, with: "X") } }
+        #expect(tpv(replayed).count == 8)
+        #expect(tpv(replayed) == tpv(expected))
+        _ = err
+    }
+
+    @Test("An existing file is not overwritten without --force",
+          .enabled(if: GPSFixBinary.isAvailable, "needs the built gpsfix"), .timeLimit(.minutes(1)))
+    func refusesOverwrite() async throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("keep.nmea", "precious")
+        let result = try #require(await gpsfix("record", file, "--device", "/dev/null-gpsfix-none"))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("exists already"))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "precious")
+    }
+}
+
+/// `socat pty,raw,echo=0,link=DEVICE pty,raw,echo=0,link=FEED`, stopped by PID.
+final class PtyPair: Sendable {
+    let process: Process
+
+    init(device: String, feed: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/socat")
+        p.arguments = ["pty,raw,echo=0,link=\(device)", "pty,raw,echo=0,link=\(feed)"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        process = p
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline && !(FileManager.default.fileExists(atPath: device) && FileManager.default.fileExists(atPath: feed)) {
+            usleep(10_000)
+        }
+    }
+
+    /// SIGKILL, not SIGTERM: a child started from the test runner's threads inherits their
+    /// blocked signal mask and would ignore SIGTERM.
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
