@@ -31,6 +31,8 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path): holds no NMEA sentences. Is it a capture (gpsfake format: # header lines, then raw NMEA)?"
         case .fileExists(let path):
             "\(path) exists already. Choose another name, or overwrite it with --force."
+        case .deviceNotFound(let searched) where searched.count == 1:
+            "\(searched[0]): no such device. Is the receiver plugged in? 'gpsfix devices' lists the ports there are."
         case .deviceNotFound(let searched):
             "No GPS receiver found (searched \(searched.joined(separator: ", "))). Plug one in, or name it with --device PATH."
         case .deviceBusy(let path):
