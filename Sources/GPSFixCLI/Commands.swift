@@ -50,7 +50,7 @@ enum Commands {
         ],
         positionals: 0,
         details: "Without --json, one readable line per epoch: time, latitude and longitude in degrees,\naltitude (MSL), speed, course, mode and satellites used. A replay ends when the capture\ndoes; a receiver is watched until Ctrl-C, through unplugging and plugging in again.",
-        run: { args, terminal in try WatchCommand(args, terminal: terminal).run() }
+        run: { args, terminal in try WatchCommand(args: args, terminal: terminal).run() }
     )
 
     static let fix = Command(
@@ -63,7 +63,7 @@ enum Commands {
         ],
         positionals: 0,
         details: "Exits 0 with the fix, or 1 with the reason there is none.",
-        run: { args, terminal in try FixCommand(args, terminal: terminal).run() }
+        run: { args, terminal in try FixCommand(args: args, terminal: terminal).run() }
     )
 
     static let record = Command(
@@ -75,7 +75,7 @@ enum Commands {
         ],
         positionals: 1,
         details: "Writes a header (device, by-id name, baud, start time, gpsfix version), then every byte\nexactly as read, to disk as it arrives: Ctrl-C, SIGTERM or an unplug lose nothing.\nReplay it with 'gpsfix watch --replay FILE'.",
-        run: { args, terminal in try RecordCommand(args, terminal: terminal).run() }
+        run: { args, terminal in try RecordCommand(args: args, terminal: terminal).run() }
     )
 
     static let devices = Command(
@@ -87,6 +87,6 @@ enum Commands {
         ],
         positionals: 0,
         details: "Searches /dev/gps*, /dev/serial/by-id/* and ttyACM*/ttyUSB*, known GPS USB IDs first.",
-        run: { args, terminal in try DevicesCommand(args, terminal: terminal).run() }
+        run: { args, terminal in try DevicesCommand(args: args, terminal: terminal).run() }
     )
 }

@@ -9,11 +9,6 @@ struct DevicesCommand {
     let args: ParsedArguments
     let terminal: Terminal
 
-    init(_ args: ParsedArguments, terminal: Terminal) {
-        self.args = args
-        self.terminal = terminal
-    }
-
     func run() throws -> Int32 {
         let candidates = DeviceDiscovery.candidates()
         guard !candidates.isEmpty else {

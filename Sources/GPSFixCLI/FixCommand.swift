@@ -8,11 +8,6 @@ struct FixCommand {
     let args: ParsedArguments
     let terminal: Terminal
 
-    init(_ args: ParsedArguments, terminal: Terminal) {
-        self.args = args
-        self.terminal = terminal
-    }
-
     func run() throws -> Int32 {
         let timeout = try SourceOptions.seconds(args, "--timeout", default: 30)
         let manager = try SourceOptions.manager(args, defaultSpeed: .maximum)

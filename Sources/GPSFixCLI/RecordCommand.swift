@@ -9,11 +9,6 @@ struct RecordCommand {
     let args: ParsedArguments
     let terminal: Terminal
 
-    init(_ args: ParsedArguments, terminal: Terminal) {
-        self.args = args
-        self.terminal = terminal
-    }
-
     func run() throws -> Int32 {
         guard let file = args.positionals.first else { throw UsageError(message: "name the file to record into") }
         let manager = try SourceOptions.serial(args)

@@ -7,15 +7,8 @@ import Synchronization
 struct WatchCommand {
     let args: ParsedArguments
     let terminal: Terminal
-    let json: Bool
-    let nmea: Bool
-
-    init(_ args: ParsedArguments, terminal: Terminal) {
-        self.args = args
-        self.terminal = terminal
-        json = args.has("--json")
-        nmea = args.has("--nmea")
-    }
+    var json: Bool { args.has("--json") }
+    var nmea: Bool { args.has("--nmea") }
 
     func run() throws -> Int32 {
         guard !(json && nmea) else { throw UsageError(message: "--json and --nmea are two different outputs: choose one") }
