@@ -5,11 +5,12 @@ SWIFT      ?= swift
 CAPTURE    ?= Captures/drive-1hz.nmea
 SPEED      ?= 10
 SHARED     ?= ../shared
-# What building and replaying needs beyond the Swift toolchain.
-RUN_DEPS   := pkg-config
+# What building and replaying needs beyond the Swift toolchain (GpsdManager links libgps).
+RUN_DEPS   := pkg-config libgps-dev
 # What the tests and the conformance gate need: python3 runs gpsd's scorer, socat makes the
-# pseudo-terminals the serial tests read, udev's udevadm checks the rules.
-TEST_DEPS  := pkg-config python3 socat udev
+# pseudo-terminals the serial tests read, udev's udevadm checks the rules, gpsd is the
+# real peer the gpsd source is tested against.
+TEST_DEPS  := pkg-config libgps-dev python3 socat udev gpsd
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.

@@ -19,7 +19,9 @@ let package = Package(
     targets: [
         .target(name: "NMEA", swiftSettings: strict),
         .target(name: "GPSLocation", dependencies: ["NMEA"], swiftSettings: strict),
-        .target(name: "GPSSources", dependencies: ["GPSLocation"], swiftSettings: strict),
+        // libgps, for GpsdManager (Debian libgps-dev).
+        .systemLibrary(name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .target(name: "GPSSources", dependencies: ["GPSLocation", "CGPS"], swiftSettings: strict),
         .target(name: "GPSOutput", dependencies: ["GPSLocation"], swiftSettings: strict),
         .target(name: "GPSFixCLI", dependencies: ["GPSLocation", "GPSSources", "GPSOutput"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),

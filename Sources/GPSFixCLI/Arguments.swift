@@ -7,10 +7,16 @@ struct OptionSpec: Sendable {
     /// The value's placeholder in help (`FILE`, `X|max`); nil for a flag.
     let value: String?
     let help: String
+    /// The value may be left out (`--gpsd` alone means the default); it is then "".
+    var valueIsOptional = false
 
     static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, value: nil, help: help) }
     static func value(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: placeholder, help: help)
+    }
+
+    static func optionalValue(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, value: placeholder, help: help, valueIsOptional: true)
     }
 }
 
@@ -72,6 +78,8 @@ enum ArgumentParser {
             if let placeholder = spec.value {
                 if let inline {
                     parsed.values[spec.name] = inline
+                } else if spec.valueIsOptional && (i == arguments.count || arguments[i].hasPrefix("-")) {
+                    parsed.values[spec.name] = ""
                 } else if i < arguments.count {
                     parsed.values[spec.name] = arguments[i]
                     i += 1

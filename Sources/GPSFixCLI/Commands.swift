@@ -30,6 +30,7 @@ let deviceOptions: [OptionSpec] = [
 ]
 
 let sourceOptions: [OptionSpec] = deviceOptions + [
+    .optionalValue("--gpsd", "[HOST[:PORT]]", "Read through a running gpsd (default 127.0.0.1:2947)."),
     .value("--replay", "FILE", "Read a recorded capture (gpsfake format) instead of a receiver."),
     .value("--speed", "X|max", "Replay at X times the capture's own pace, or as fast as possible (default 1; for fix: max)."),
     .flag("--loop", "Start the capture again when it ends."),
@@ -43,7 +44,7 @@ enum Commands {
     static let watch = Command(
         name: "watch",
         summary: "Print fixes as they arrive.",
-        usage: "gpsfix watch [--device PATH [--baud N] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea]",
+        usage: "gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea]",
         options: sourceOptions + [
             .flag("--json", "Print gpsd's JSON reports (TPV and SKY), one a line, as 'gpspipe -w' does."),
             .flag("--nmea", "Pass the sentences through unchanged (those with a good checksum), as 'gpspipe -r' does."),
@@ -56,7 +57,7 @@ enum Commands {
     static let fix = Command(
         name: "fix",
         summary: "Print the first fix and exit (the default command).",
-        usage: "gpsfix [fix] [--device PATH [--baud N] | --replay FILE] [--timeout S] [--json]",
+        usage: "gpsfix [fix] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE] [--timeout S] [--json]",
         options: sourceOptions + [
             .value("--timeout", "S", "Give up after S seconds without a fix (default 30)."),
             .flag("--json", "Print the fix as a gpsd TPV report."),

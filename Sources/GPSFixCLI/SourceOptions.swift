@@ -4,8 +4,15 @@ import GPSSources
 /// Builds the manager that the options name. Everything after this sees only the protocol.
 enum SourceOptions {
     static func manager(_ args: ParsedArguments, defaultSpeed: ReplayManager.Speed, forwardsSentences: Bool = false) throws -> any LocationManagerInterface {
+        let named = ["--replay", "--device", "--gpsd"].filter { args[$0] != nil }
+        guard named.count <= 1 else {
+            throw UsageError(message: "\(named.joined(separator: " and ")) are different sources: choose one")
+        }
+        if let address = args["--gpsd"] {
+            let (host, port) = try gpsdAddress(address)
+            return GpsdManager(host: host, port: port)
+        }
         if let path = args["--replay"] {
-            guard args["--device"] == nil else { throw UsageError(message: "--replay and --device are two sources: choose one") }
             return ReplayManager(path: path, speed: try speed(args, default: defaultSpeed), loop: args.has("--loop"), forwardsSentences: forwardsSentences)
         }
         return try serial(args, forwardsSentences: forwardsSentences)
@@ -19,6 +26,20 @@ enum SourceOptions {
             throw LocationError.deviceNotFound(searched: DeviceDiscovery.searchedLocations())
         }
         return SerialNMEAManager(path: device.path, options: options)
+    }
+
+    /// `HOST[:PORT]`, `:PORT`, or nothing: gpsd's defaults (127.0.0.1, 2947) fill the gaps.
+    static func gpsdAddress(_ text: String) throws(UsageError) -> (host: String, port: Int) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else {
+            throw UsageError(message: "--gpsd takes HOST[:PORT] (an IPv4 address or a name), not '\(text)'")
+        }
+        let host = parts[0].isEmpty ? "127.0.0.1" : String(parts[0])
+        guard parts.count == 2 else { return (host, 2947) }
+        guard let port = Int(parts[1]), (1...65535).contains(port) else {
+            throw UsageError(message: "--gpsd takes HOST[:PORT] with a port from 1 to 65535, not '\(text)'")
+        }
+        return (host, port)
     }
 
     static func baud(_ args: ParsedArguments) throws(UsageError) -> Int? {

@@ -182,10 +182,12 @@ struct CommandsTests {
     @Test("Help lines up the options and adds --help")
     func help() {
         let help = Commands.watch.help
-        #expect(help.contains("\nOptions:\n  --device PATH  The receiver's serial port"))
-        #expect(help.contains("\n  --replay FILE  Read a recorded capture"))
-        #expect(help.contains("\n  --loop         Start the capture again when it ends.\n"))
-        #expect(help.hasSuffix("  --help         Show this help.\n"))
+        // The help texts start in one column, two spaces after the longest option.
+        #expect(help.contains("\nOptions:\n  --device PATH         The receiver's serial port"))
+        #expect(help.contains("\n  --gpsd [HOST[:PORT]]  Read through a running gpsd"))
+        #expect(help.contains("\n  --replay FILE         Read a recorded capture"))
+        #expect(help.contains("\n  --loop                Start the capture again when it ends.\n"))
+        #expect(help.hasSuffix("  --help                Show this help.\n"))
     }
 
     @Test("The overview lists every command with its summary")
@@ -244,7 +246,7 @@ struct RunTests {
         let result = try run(["fix", "--speed"])
         #expect(result.status == 64)
         #expect(result.out.isEmpty)
-        #expect(result.err == "gpsfix: fix: --speed needs a value (X|max)\nUsage: gpsfix [fix] [--device PATH [--baud N] | --replay FILE] [--timeout S] [--json]\nSee 'gpsfix fix --help'.\n")
+        #expect(result.err == "gpsfix: fix: --speed needs a value (X|max)\nUsage: gpsfix [fix] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE] [--timeout S] [--json]\nSee 'gpsfix fix --help'.\n")
     }
 
     @Test("Runtime failures are 1, with the reason on stderr")
@@ -252,5 +254,36 @@ struct RunTests {
         let result = try run(["fix", "--replay", "/nonexistent-gpsfix/x.nmea"])
         #expect(result.status == 1)
         #expect(result.err.hasPrefix("gpsfix: /nonexistent-gpsfix/x.nmea: no such file."))
+    }
+}
+
+@Suite("--gpsd")
+struct GpsdOptionTests {
+    @Test("HOST[:PORT] with gpsd's defaults", arguments: [
+        ("", "127.0.0.1", 2947), ("example.org", "example.org", 2947), ("10.1.2.3:3000", "10.1.2.3", 3000),
+        (":2948", "127.0.0.1", 2948),
+    ] as [(String, String, Int)])
+    func address(text: String, host: String, port: Int) throws {
+        let parsed = try SourceOptions.gpsdAddress(text)
+        #expect(parsed.host == host)
+        #expect(parsed.port == port)
+    }
+
+    @Test("Bad addresses are usage errors", arguments: ["a:b:c", "host:0", "host:70000", "host:x"])
+    func bad(text: String) {
+        #expect(throws: UsageError.self) { try SourceOptions.gpsdAddress(text) }
+    }
+
+    @Test("--gpsd alone takes the default; it and --replay are two sources")
+    func parsing() throws {
+        let spec = Commands.watch.options
+        let parsed = try ArgumentParser.parse(["--gpsd", "--json"], options: spec, positionals: 0)
+        #expect(parsed["--gpsd"] == "")
+        #expect(parsed.has("--json"))
+        #expect(try ArgumentParser.parse(["--gpsd", "h:1"], options: spec, positionals: 0)["--gpsd"] == "h:1")
+        #expect(throws: UsageError.self) {
+            try SourceOptions.manager(try ArgumentParser.parse(["--gpsd", "--replay", "x"], options: spec, positionals: 0),
+                                      defaultSpeed: .maximum)
+        }
     }
 }

@@ -49,7 +49,7 @@ struct GPSFixBinaryTests {
         let b = try #require(await gpsfix("fix", "-h"))
         #expect(a.status == 0 && b.status == 0)
         #expect(a.stdout == b.stdout)
-        #expect(a.stdout.contains("Usage: gpsfix [fix] [--device PATH [--baud N] | --replay FILE] [--timeout S] [--json]"))
+        #expect(a.stdout.contains("Usage: gpsfix [fix] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE] [--timeout S] [--json]"))
         #expect(a.stdout.contains("--timeout S"))
     }
 
@@ -262,7 +262,7 @@ struct GPSFixBinaryTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == """
             gpsfix: watch: unknown option '--bogus'
-            Usage: gpsfix watch [--device PATH [--baud N] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea]
+            Usage: gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea]
             See 'gpsfix watch --help'.
 
             """)
@@ -397,5 +397,20 @@ struct NMEAPassthroughTests {
         let result = try #require(await gpsfix("watch", "--replay", path, "--nmea", "--json"))
         #expect(result.status == 64)
         #expect(result.stderr.contains("choose one"))
+    }
+}
+
+@Suite("gpsfix --gpsd")
+struct GpsdCLITests {
+    @Test("No gpsd listening: a clear error within a second, naming host and port", .timeLimit(.minutes(1)))
+    func absent() async throws {
+        // Given: a port nobody listens on (1 is privileged and unused here)
+        let start = ContinuousClock.now
+        // When
+        let result = try #require(await gpsfix("fix", "--gpsd", "127.0.0.1:1"))
+        // Then
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("gpsd at 127.0.0.1:1 is not answering"))
     }
 }

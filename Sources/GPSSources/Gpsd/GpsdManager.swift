@@ -1,0 +1,207 @@
+import CGPS
+import Glibc
+public import GPSLocation
+import Synchronization
+
+/// Reads fixes from a running gpsd through libgps, so that a machine's shared receiver is a
+/// source like any other.
+///
+/// A dedicated thread opens the connection (`gps_open`, then `gps_stream` with
+/// `WATCH_ENABLE | WATCH_JSON`), waits with `gps_waiting` and reads with `gps_read`; TPV
+/// reports become fixes, SKY reports sky views. gpsd going away (`gps_read` fails) or going
+/// silent for `watchdog` seconds (a stopped gpsd gives no error at all) is a status,
+/// `.disconnected`, followed by `.reconnecting` with bounded back-off and `.streaming` once
+/// reports flow again. A gpsd that cannot be reached at start is a failure
+/// (`.gpsdUnavailable`), reported at once: retrying from the start is the caller's choice.
+public final class GpsdManager: LocationManagerInterface {
+    public let host: String
+    public let port: Int
+    /// Seconds without any report from gpsd before the connection counts as lost.
+    public let watchdog: Double
+    /// Whether to reconnect after gpsd went away, once it had been reached.
+    public let reconnect: Bool
+
+    let relay = DelegateRelay()
+    private let runs = Mutex<Run?>(nil)
+
+    /// One run's stop flag: each start gets a fresh one.
+    final class Run: Sendable {
+        private let stopped = Atomic<Bool>(false)
+        func stop() { stopped.store(true, ordering: .releasing) }
+        var isStopped: Bool { stopped.load(ordering: .acquiring) }
+    }
+
+    public init(host: String = "127.0.0.1", port: Int = 2947, watchdog: Double = 5, reconnect: Bool = true) {
+        self.host = host
+        self.port = port
+        self.watchdog = watchdog
+        self.reconnect = reconnect
+    }
+
+    public var delegate: (any LocationManagerDelegate)? {
+        get { relay.delegate }
+        set { relay.delegate = newValue }
+    }
+
+    public var sourceDescription: String { "gpsd at \(host):\(port)" }
+
+    public func startUpdatingLocation() {
+        let run = runs.withLock { current -> Run? in
+            guard current == nil else { return nil }
+            let run = Run()
+            current = run
+            return run
+        }
+        guard let run else { return }
+        spawnThread(name: "gpsfix-gpsd") { [self] in
+            GpsdSession(manager: self, run: run).main()
+            // Ended on its own (a failure): the next start begins a new run.
+            runs.withLock { if $0 === run { $0 = nil } }
+        }
+    }
+
+    public func stopUpdatingLocation() {
+        let run = runs.withLock { current -> Run? in
+            defer { current = nil }
+            return current
+        }
+        run?.stop()
+    }
+}
+
+/// One run of a `GpsdManager`, on its own thread: connect, read, reconnect, until stopped or
+/// failed. Owns the one `gps_data_t` of the run, which never moves.
+private final class GpsdSession {
+    static let firstRetry = 0.25
+    static let longestRetry = 4.0
+    /// How long one gps_waiting may block before the stop flag is looked at again.
+    static let waitSlice: Int32 = 100_000 // microseconds
+
+    let manager: GpsdManager
+    let run: GpsdManager.Run
+    let data: UnsafeMutablePointer<gps_data_t>
+
+    init(manager: GpsdManager, run: GpsdManager.Run) {
+        self.manager = manager
+        self.run = run
+        data = .allocate(capacity: 1)
+        // Zeroed in place, never assigned a value (that would be a copy of 24 KB).
+        UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
+    }
+
+    deinit { data.deallocate() }
+
+    enum End {
+        case stopped
+        case lost(reason: String)
+    }
+
+    func main() {
+        if let reason = open() {
+            return fail(.gpsdUnavailable(host: manager.host, port: manager.port, reason: reason))
+        }
+        notify { $0.locationManager(manager, didChangeStatus: .started) }
+        var afterGap = false
+        while true {
+            let end = read(afterGap: afterGap)
+            gps_close(data) // once for each successful gps_open
+            switch end {
+            case .stopped:
+                return
+            case .lost(let reason):
+                notify { $0.locationManager(manager, didChangeStatus: .disconnected(reason: reason)) }
+                guard manager.reconnect else {
+                    return fail(.gpsdUnavailable(host: manager.host, port: manager.port, reason: reason))
+                }
+                guard reopen() else { return }
+                afterGap = true
+            }
+        }
+    }
+
+    /// Connects and asks for reports; nil on success, else why not.
+    private func open() -> String? {
+        let opened = gps_open(manager.host, String(manager.port), data)
+        if opened != 0 {
+            let code = errno
+            return String(cString: gps_errstr(code))
+        }
+        if gps_stream(data, cgps_watch_enable_json, nil) != 0 {
+            let code = errno
+            gps_close(data)
+            return "could not ask it for reports: \(String(cString: gps_errstr(code)))"
+        }
+        return nil
+    }
+
+    /// Tries again with bounded back-off until connected (true) or stopped (false).
+    private func reopen() -> Bool {
+        var delay = Self.firstRetry
+        var attempt = 0
+        while true {
+            if sleep(delay) { return false }
+            attempt += 1
+            notify { $0.locationManager(manager, didChangeStatus: .reconnecting(attempt: attempt)) }
+            if open() == nil { return !run.isStopped || closeStopped() }
+            delay = min(delay * 2, Self.longestRetry)
+        }
+    }
+
+    /// A connection made just as the run was stopped: closed, and the run ends.
+    private func closeStopped() -> Bool {
+        gps_close(data)
+        return false
+    }
+
+    /// Reads reports until gpsd goes away or silent, or the run is stopped.
+    private func read(afterGap: Bool) -> End {
+        var waitingForData = afterGap
+        var lastReport = now()
+        while true {
+            if run.isStopped { return .stopped }
+            if gps_waiting(data, Self.waitSlice) {
+                GpsdFields.clearMask(data)
+                if gps_read(data, nil, 0) == -1 {
+                    return .lost(reason: "gpsd closed the connection")
+                }
+                lastReport = now()
+                guard let report = GpsdFields.report(data) else { continue }
+                // Streaming again once positions or satellites flow, not at gpsd's greeting.
+                if waitingForData {
+                    waitingForData = false
+                    notify { $0.locationManager(manager, didChangeStatus: .streaming) }
+                }
+                switch report {
+                case .fix(let fix): notify { $0.locationManager(manager, didUpdateFix: fix) }
+                case .sky(let sky): notify { $0.locationManager(manager, didUpdateSkyView: sky) }
+                }
+            } else if now() - lastReport > manager.watchdog {
+                return .lost(reason: "gpsd went silent (nothing for \(format(manager.watchdog)) s)")
+            }
+        }
+    }
+
+    /// Sleeps `seconds` in short slices; true when the run was stopped meanwhile.
+    private func sleep(_ seconds: Double) -> Bool {
+        let deadline = now() + seconds
+        while now() < deadline {
+            if run.isStopped { return true }
+            usleep(UInt32(max(1, min(50_000, (deadline - now()) * 1e6))))
+        }
+        return run.isStopped
+    }
+
+    /// Calls the delegate, unless the run has been stopped (after a stop, nothing more).
+    private func notify(_ call: (any LocationManagerDelegate) -> Void) {
+        guard !run.isStopped, let delegate = manager.relay.delegate else { return }
+        call(delegate)
+    }
+
+    private func fail(_ error: LocationError) {
+        notify { $0.locationManager(manager, didFailWithError: error) }
+    }
+
+    private func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Glibc
+import GPSLocation
+@testable import GPSSources
+import GPSTestSupport
+import Synchronization
+import Testing
+
+/// GpsdManager against a real gpsd on loopback, fed through a socat pty pair. Serialized: each
+/// test runs its own gpsd and socat, and two cores are enough for one at a time.
+@Suite("GpsdManager against a real gpsd", .serialized, .timeLimit(.minutes(1)),
+       .enabled(if: GpsdTools.missing == nil, "skipped: needs /usr/sbin/gpsd and /usr/bin/socat (apt-get install gpsd socat)"))
+struct GpsdManagerTests {
+    func start(_ manager: GpsdManager) async -> RecordingDelegate {
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        manager.startUpdatingLocation()
+        _ = await waitUntil(.seconds(5)) { delegate.statuses.contains(.started) || !delegate.errors.isEmpty }
+        return delegate
+    }
+
+    @Test("A capture fed through gpsd gives the engine's positions (within 1e-7°) and altitudes",
+          .timeLimit(.minutes(1)))
+    func sameFixesAsEngine() async throws {
+        // Given a gpsd reading a pty, and a GpsdManager connected to it
+        let directory = try TemporaryDirectory()
+        let rig = try GpsdRig(directory: directory.path)
+        defer { rig.tearDown() }
+        try rig.startGpsd()
+        let manager = GpsdManager(port: rig.port, watchdog: 30, reconnect: false)
+        let delegate = await start(manager)
+        defer { manager.stopUpdatingLocation() }
+        #expect(delegate.statuses == [.started])
+
+        // When a 2019 capture of ten epochs (RMC, GGA, GSA, GSV) is written into the pty
+        let epochs = 10
+        for second in 0..<epochs {
+            rig.write(SerialCapture.bytes(epochs: 1, from: second))
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        let reference = SerialCapture.referenceFixes(SerialCapture.bytes(epochs: epochs)).filter(\.hasFix)
+        #expect(reference.count == epochs)
+        // gpsd spends the first epochs or so learning the stream's packet type and cycle, and
+        // reports an epoch when the next one begins: the middle ones must all come through.
+        let middle = Array(reference[2..<(epochs - 1)])
+        let lastLatitude = try #require(middle.last?.coordinate?.latitude)
+        _ = await waitUntil(.seconds(5)) {
+            delegate.fixes.contains { abs(($0.coordinate?.latitude ?? 0) - lastLatitude) < 1e-7 }
+        }
+
+        // Then every fix gpsd gave has one of the engine's positions (within 1e-7°), and each
+        // of the middle epochs came through with the engine's position and altitudes
+        let viaGpsd = delegate.fixes.filter(\.hasFix)
+        for fix in viaGpsd {
+            let match = reference.first { close($0.coordinate, fix.coordinate) }
+            #expect(match != nil, "gpsd's \(String(describing: fix.coordinate)) is none of the engine's")
+            if let match, fix.altitude != nil {
+                #expect(fix.altitude == match.altitude)
+                #expect(fix.timestamp?.date == match.timestamp?.date)
+            }
+        }
+        for epoch in middle {
+            let same = viaGpsd.filter { close(epoch.coordinate, $0.coordinate) }
+            #expect(!same.isEmpty, "the engine's \(String(describing: epoch.coordinate)) never came through gpsd")
+            #expect(same.contains { $0.altitude == epoch.altitude && $0.ellipsoidalAltitude == epoch.ellipsoidalAltitude },
+                    "altitudes differ: engine \(String(describing: epoch.altitude)), gpsd \(same.map(\.altitude))")
+        }
+        #expect(delegate.events.contains { $0.sky.map { !$0.satellites.isEmpty } ?? false })
+        #expect(delegate.errors.isEmpty)
+    }
+
+    private func close(_ a: Coordinate?, _ b: Coordinate?) -> Bool {
+        guard let a, let b else { return false }
+        return abs(a.latitude - b.latitude) <= 1e-7 && abs(a.longitude - b.longitude) <= 1e-7
+    }
+
+    @Test("gpsd killed mid-stream and started again: .disconnected, then fixes again within 3 s",
+          .timeLimit(.minutes(1)))
+    func gpsdRestarted() async throws {
+        // Given a manager streaming fixes from a gpsd
+        let directory = try TemporaryDirectory()
+        let rig = try GpsdRig(directory: directory.path)
+        defer { rig.tearDown() }
+        try rig.startGpsd()
+        let manager = GpsdManager(port: rig.port, watchdog: 5, reconnect: true)
+        let delegate = await start(manager)
+        defer { manager.stopUpdatingLocation() }
+        rig.startFeeding()
+        #expect(await waitUntil(.seconds(5)) { delegate.fixes.contains(where: \.hasFix) })
+
+        // When gpsd is killed, and started again on the same port and pty
+        rig.killGpsd()
+        #expect(await waitUntil(.seconds(3)) {
+            delegate.statuses.contains { if case .disconnected = $0 { true } else { false } }
+        })
+        let before = delegate.events.count
+        let restarted = Date()
+        try rig.startGpsd()
+
+        // Then fixes resume within 3 s of the restart, after .reconnecting and .streaming
+        let resumed = await waitUntil(.seconds(3)) {
+            delegate.events.dropFirst(before).contains { $0.fix?.hasFix ?? false }
+        }
+        #expect(resumed, "no fix within 3 s of gpsd's restart (\(Date().timeIntervalSince(restarted)) s)")
+        let statuses = delegate.statuses
+        #expect(statuses.contains { if case .reconnecting = $0 { true } else { false } })
+        #expect(statuses.last == .streaming)
+        #expect(delegate.errors.isEmpty)
+    }
+
+    @Test("A stopped gpsd (SIGSTOP) is caught by the watchdog: .disconnected, gone silent",
+          .timeLimit(.minutes(1)))
+    func gpsdStopped() async throws {
+        // Given a manager with a 1 s watchdog streaming fixes from a gpsd
+        let directory = try TemporaryDirectory()
+        let rig = try GpsdRig(directory: directory.path)
+        defer { rig.tearDown() }
+        try rig.startGpsd()
+        let manager = GpsdManager(port: rig.port, watchdog: 1, reconnect: true)
+        let delegate = await start(manager)
+        defer { manager.stopUpdatingLocation() }
+        rig.startFeeding()
+        #expect(await waitUntil(.seconds(5)) { delegate.fixes.contains(where: \.hasFix) })
+
+        // When gpsd is stopped
+        rig.signalGpsd(SIGSTOP)
+        defer { rig.signalGpsd(SIGCONT) }
+
+        // Then the watchdog reports it silent
+        let reported = await waitUntil(.seconds(4)) {
+            delegate.statuses.contains { if case .disconnected(let reason) = $0 { reason.contains("silent") } else { false } }
+        }
+        #expect(reported, "statuses: \(delegate.statuses)")
+        #expect(delegate.errors.isEmpty)
+    }
+
+    @Test("No gpsd at start: .gpsdUnavailable within 1 s", .timeLimit(.minutes(1)))
+    func gpsdAbsent() async throws {
+        // Given a port nobody listens on
+        let port = try Loopback.freePort()
+        let manager = GpsdManager(port: port, reconnect: true)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+
+        // When the manager starts
+        let started = Date()
+        manager.startUpdatingLocation()
+        defer { manager.stopUpdatingLocation() }
+        let failed = await waitUntil(.seconds(1)) { !delegate.errors.isEmpty }
+
+        // Then it fails at once, naming host and port
+        #expect(failed, "no error within 1 s (\(Date().timeIntervalSince(started)) s)")
+        guard case .gpsdUnavailable(let host, let failedPort, _)? = delegate.errors.first else {
+            Issue.record("expected .gpsdUnavailable, got \(delegate.events)")
+            return
+        }
+        #expect(host == "127.0.0.1")
+        #expect(failedPort == port)
+        #expect(delegate.statuses.isEmpty)
+    }
+}
+
+@Suite("gpsd's times")
+struct GpsdTimeTests {
+    @Test("civil-from-days and the millisecond of a timespec")
+    func conversion() throws {
+        // Given seconds since 1970 / When converted / Then the calendar date and time of day
+        let t = try #require(GpsdTime.fixTime(seconds: 1_555_070_401, nanoseconds: 250_999_999))
+        #expect(t.date == CalendarDate(year: 2019, month: 4, day: 12))
+        #expect(t.time == TimeOfDay(hour: 12, minute: 0, second: 1, millisecond: 250))
+        #expect(GpsdTime.civil(fromDays: 0) == (1970, 1, 1))
+        #expect(GpsdTime.civil(fromDays: 11016) == (2000, 2, 29))
+        #expect(GpsdTime.civil(fromDays: -1) == (1969, 12, 31))
+        #expect(GpsdTime.civil(fromDays: 47541) == (2100, 3, 1))
+    }
+
+    @Test("gpsd's status as the engine's quality; a plain fix (status 0) is GPS")
+    func quality() {
+        #expect(GpsdFields.quality(status: 0) == .gps)
+        #expect(GpsdFields.quality(status: 2) == .dgps)
+        #expect(GpsdFields.quality(status: 4) == .rtkFloat)
+    }
+}
