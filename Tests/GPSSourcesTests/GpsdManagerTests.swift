@@ -69,6 +69,64 @@ struct GpsdManagerTests {
         #expect(delegate.errors.isEmpty)
     }
 
+    /// The project's own captures, cut into epochs at each RMC (where their cycles begin).
+    static func projectEpochs(_ name: String, count: Int) throws -> [[UInt8]] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Captures/" + name)
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\r\n").filter { $0.hasPrefix("$") }
+        var epochs: [[UInt8]] = []
+        for line in lines {
+            if line.dropFirst(3).hasPrefix("RMC") {
+                guard epochs.count < count else { break }
+                epochs.append([])
+            }
+            guard !epochs.isEmpty else { continue }
+            epochs[epochs.count - 1] += Array((line + "\r\n").utf8)
+        }
+        return epochs
+    }
+
+    @Test("The project's captures fed through gpsd give the engine's positions and altitudes",
+          .timeLimit(.minutes(1)), arguments: ["drive-1hz.nmea", "multignss-10hz.nmea"])
+    func projectCaptures(name: String) async throws {
+        // Given a gpsd reading a pty, a GpsdManager connected to it, and 12 epochs of a capture
+        let directory = try TemporaryDirectory()
+        let rig = try GpsdRig(directory: directory.path)
+        defer { rig.tearDown() }
+        try rig.startGpsd()
+        let manager = GpsdManager(port: rig.port, watchdog: 30, reconnect: false)
+        let delegate = await start(manager)
+        defer { manager.stopUpdatingLocation() }
+        let epochs = try Self.projectEpochs(name, count: 12)
+        #expect(epochs.count == 12)
+        let reference = SerialCapture.referenceFixes(epochs.flatMap { $0 }).filter(\.hasFix)
+
+        // When the epochs are written into the pty one by one
+        for epoch in epochs {
+            rig.write(epoch)
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        // gpsd learns the stream in its first epochs and reports one when the next begins
+        let middle = Array(reference[3..<(reference.count - 1)])
+        let last = try #require(middle.last?.coordinate)
+        _ = await waitUntil(.seconds(5)) { delegate.fixes.contains { close($0.coordinate, last) } }
+
+        // Then every fix through gpsd is one of the engine's, and the middle ones all came
+        // through with the same altitudes
+        let viaGpsd = delegate.fixes.filter(\.hasFix)
+        #expect(!viaGpsd.isEmpty)
+        for fix in viaGpsd {
+            #expect(reference.contains { close($0.coordinate, fix.coordinate) },
+                    "gpsd's \(String(describing: fix.coordinate)) is none of the engine's")
+        }
+        for epoch in middle {
+            let same = viaGpsd.filter { close(epoch.coordinate, $0.coordinate) }
+            #expect(same.contains { $0.altitude == epoch.altitude },
+                    "\(name): \(String(describing: epoch.coordinate)) alt \(String(describing: epoch.altitude)) via gpsd: \(same.map(\.altitude))")
+        }
+        #expect(delegate.errors.isEmpty)
+    }
+
     private func close(_ a: Coordinate?, _ b: Coordinate?) -> Bool {
         guard let a, let b else { return false }
         return abs(a.latitude - b.latitude) <= 1e-7 && abs(a.longitude - b.longitude) <= 1e-7
