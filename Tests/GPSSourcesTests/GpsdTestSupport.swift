@@ -1,6 +1,7 @@
 // A real gpsd on loopback for GpsdManager's tests: socat joins two ptys, gpsd reads one end
 // (read-only, fixed speed), the test writes NMEA into the other. Every process is started
 // here and stopped by its PID.
+import GPSTestSupport
 import Foundation
 import Glibc
 import GPSLocation
@@ -25,28 +26,7 @@ final class ChildProcess: Sendable {
     private let reaped = Atomic<Bool>(false)
 
     init(_ args: [String]) throws {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let code = posix_spawn(&child, args[0], &actions, &attributes, argv, environ)
-        guard code == 0 else { throw PTYError.failed("posix_spawn \(args[0]): \(String(cString: strerror(code)))") }
-        pid = child
+        pid = try spawnQuietly(args)
     }
 
     func signal(_ number: Int32) { if !reaped.load(ordering: .acquiring) { Glibc.kill(pid, number) } }

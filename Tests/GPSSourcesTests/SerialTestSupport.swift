@@ -1,6 +1,7 @@
 // Pseudo-terminals, socat and paced writers for the serial source's tests. There is no USB
 // here: a pty is a real tty (termios, exclusive mode, hang-ups), so the manager under test
 // runs the same code it runs on a receiver.
+import GPSTestSupport
 import Foundation
 import Glibc
 import GPSLocation
@@ -160,32 +161,8 @@ final class SocatPair: Sendable {
 
     deinit { stop() }
 
-    /// posix_spawn with an empty signal mask and default dispositions set explicitly: a child
-    /// started from a Dispatch or async thread would otherwise inherit that thread's blocked
-    /// signals and ignore SIGTERM (DESIGN.md). Output goes to /dev/null.
     private func spawn(_ args: [String]) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let code = posix_spawn(&child, args[0], &actions, &attributes, argv, environ)
-        guard code == 0 else { throw PTYError.failed("posix_spawn socat: \(String(cString: strerror(code)))") }
-        return child
+        try spawnQuietly(args)
     }
 }
 
