@@ -11,6 +11,32 @@ import Testing
 @Suite("GpsdManager against a real gpsd", .serialized, .timeLimit(.minutes(1)),
        .enabled(if: GpsdTools.missing == nil, "skipped: needs /usr/sbin/gpsd and /usr/bin/socat (apt-get install gpsd socat)"))
 struct GpsdManagerTests {
+    /// A gpsd reading a pty, and a GpsdManager connected to it; `end()` stops both.
+    struct Session {
+        let directory: TemporaryDirectory
+        let rig: GpsdRig
+        let manager: GpsdManager
+        let delegate: RecordingDelegate
+
+        func end() {
+            manager.stopUpdatingLocation()
+            rig.tearDown()
+        }
+    }
+
+    func connected(watchdog: Double, reconnect: Bool) async throws -> Session {
+        let directory = try TemporaryDirectory()
+        let rig = try GpsdRig(directory: directory.path)
+        do {
+            try rig.startGpsd()
+        } catch {
+            rig.tearDown()
+            throw error
+        }
+        let manager = GpsdManager(port: rig.port, watchdog: watchdog, reconnect: reconnect)
+        return Session(directory: directory, rig: rig, manager: manager, delegate: await start(manager))
+    }
+
     func start(_ manager: GpsdManager) async -> RecordingDelegate {
         let delegate = RecordingDelegate()
         manager.delegate = delegate
@@ -23,13 +49,9 @@ struct GpsdManagerTests {
           .timeLimit(.minutes(1)))
     func sameFixesAsEngine() async throws {
         // Given a gpsd reading a pty, and a GpsdManager connected to it
-        let directory = try TemporaryDirectory()
-        let rig = try GpsdRig(directory: directory.path)
-        defer { rig.tearDown() }
-        try rig.startGpsd()
-        let manager = GpsdManager(port: rig.port, watchdog: 30, reconnect: false)
-        let delegate = await start(manager)
-        defer { manager.stopUpdatingLocation() }
+        let session = try await connected(watchdog: 30, reconnect: false)
+        defer { session.end() }
+        let (rig, delegate) = (session.rig, session.delegate)
         #expect(delegate.statuses == [.started])
 
         // When a 2019 capture of ten epochs (RMC, GGA, GSA, GSV) is written into the pty
@@ -90,13 +112,9 @@ struct GpsdManagerTests {
           .timeLimit(.minutes(1)), arguments: ["drive-1hz.nmea", "multignss-10hz.nmea"])
     func projectCaptures(name: String) async throws {
         // Given a gpsd reading a pty, a GpsdManager connected to it, and 12 epochs of a capture
-        let directory = try TemporaryDirectory()
-        let rig = try GpsdRig(directory: directory.path)
-        defer { rig.tearDown() }
-        try rig.startGpsd()
-        let manager = GpsdManager(port: rig.port, watchdog: 30, reconnect: false)
-        let delegate = await start(manager)
-        defer { manager.stopUpdatingLocation() }
+        let session = try await connected(watchdog: 30, reconnect: false)
+        defer { session.end() }
+        let (rig, delegate) = (session.rig, session.delegate)
         let epochs = try Self.projectEpochs(name, count: 12)
         #expect(epochs.count == 12)
         let reference = SerialCapture.referenceFixes(epochs.flatMap { $0 }).filter(\.hasFix)
@@ -136,13 +154,9 @@ struct GpsdManagerTests {
           .timeLimit(.minutes(1)))
     func gpsdRestarted() async throws {
         // Given a manager streaming fixes from a gpsd
-        let directory = try TemporaryDirectory()
-        let rig = try GpsdRig(directory: directory.path)
-        defer { rig.tearDown() }
-        try rig.startGpsd()
-        let manager = GpsdManager(port: rig.port, watchdog: 5, reconnect: true)
-        let delegate = await start(manager)
-        defer { manager.stopUpdatingLocation() }
+        let session = try await connected(watchdog: 5, reconnect: true)
+        defer { session.end() }
+        let (rig, delegate) = (session.rig, session.delegate)
         rig.startFeeding()
         #expect(await waitUntil(.seconds(5)) { delegate.fixes.contains(where: \.hasFix) })
 
@@ -170,13 +184,9 @@ struct GpsdManagerTests {
           .timeLimit(.minutes(1)))
     func gpsdStopped() async throws {
         // Given a manager with a 1 s watchdog streaming fixes from a gpsd
-        let directory = try TemporaryDirectory()
-        let rig = try GpsdRig(directory: directory.path)
-        defer { rig.tearDown() }
-        try rig.startGpsd()
-        let manager = GpsdManager(port: rig.port, watchdog: 1, reconnect: true)
-        let delegate = await start(manager)
-        defer { manager.stopUpdatingLocation() }
+        let session = try await connected(watchdog: 1, reconnect: true)
+        defer { session.end() }
+        let (rig, delegate) = (session.rig, session.delegate)
         rig.startFeeding()
         #expect(await waitUntil(.seconds(5)) { delegate.fixes.contains(where: \.hasFix) })
 
