@@ -97,16 +97,6 @@ func runGPSFix(_ arguments: [String], limit: Duration = .seconds(30), mayRunOn: 
 
 // MARK: - Captures
 
-enum NMEASentence {
-    static func checksum(_ body: String) -> String {
-        let sum = body.utf8.reduce(UInt8(0), ^)
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(sum >> 4)], digits[Int(sum & 0xF)]])
-    }
-
-    static func framed(_ body: String) -> String { "$\(body)*\(checksum(body))" }
-}
-
 enum TestCapture {
     private static func stamp(_ second: Int) -> String {
         let m = second / 60, s = second % 60

@@ -1,20 +1,7 @@
 import Foundation
+import GPSTestSupport
 import GPSLocation
 import Synchronization
-
-/// NMEA 0183 framing for hand-written test sentences.
-enum NMEASentence {
-    /// The checksum of a sentence body (the text between `$` and `*`): the XOR of its bytes,
-    /// as two uppercase hex digits.
-    static func checksum(_ body: String) -> String {
-        let sum = body.utf8.reduce(UInt8(0), ^)
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(sum >> 4)], digits[Int(sum & 0xF)]])
-    }
-
-    /// `$body*hh`, without a line ending.
-    static func framed(_ body: String) -> String { "$\(body)*\(checksum(body))" }
-}
 
 /// A small 1 Hz capture: each epoch is RMC, GGA and GSA stamped 12:00:ss on 2019-04-12.
 enum TestCapture {

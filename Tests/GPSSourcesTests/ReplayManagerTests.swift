@@ -265,8 +265,10 @@ struct ReplayManagerTests {
         // Then
         #expect(paced.finished && fast.finished)
         #expect(paced.elements.count == 3 && fast.elements.count == 3)
-        #expect(pacedElapsed >= .milliseconds(150) && pacedElapsed <= .seconds(1), "paced replay took \(pacedElapsed)")
-        #expect(fastElapsed < .milliseconds(150), "unpaced replay took \(fastElapsed)")
+        // The lower bound is the pacing; the upper ones only catch a runaway wait. They are
+        // generous because other suites (gpsd, ptys) run beside this one on two cores.
+        #expect(pacedElapsed >= .milliseconds(150) && pacedElapsed <= .seconds(3), "paced replay took \(pacedElapsed)")
+        #expect(fastElapsed < .seconds(1), "unpaced replay took \(fastElapsed)")
         #expect(fastElapsed < pacedElapsed)
     }
 
