@@ -44,10 +44,12 @@ enum Commands {
     static let watch = Command(
         name: "watch",
         summary: "Print fixes as they arrive.",
-        usage: "gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea]",
+        usage: "gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea] [-n N] [-t]",
         options: sourceOptions + [
             .flag("--json", "Print gpsd's JSON reports (TPV and SKY), one a line, as 'gpspipe -w' does."),
             .flag("--nmea", "Pass the sentences through unchanged (those with a good checksum), as 'gpspipe -r' does."),
+            .value("-n", "N", "Stop after N reports (lines), as 'gpspipe -n' does."),
+            .flag("-t", "Prefix each line with the UTC time it was written, as 'gpspipe -t' does."),
         ],
         positionals: 0,
         details: "Without --json, one readable line per epoch: time, latitude and longitude in degrees,\naltitude (MSL), speed, course, mode and satellites used. A replay ends when the capture\ndoes; a receiver is watched until Ctrl-C, through unplugging and plugging in again.",

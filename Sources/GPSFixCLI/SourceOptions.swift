@@ -68,4 +68,12 @@ enum SourceOptions {
         }
         return s
     }
+
+    static func count(_ args: ParsedArguments, _ name: String) throws(UsageError) -> Int? {
+        guard let text = args[name] else { return nil }
+        guard let n = Int(text), n > 0 else {
+            throw UsageError(message: "\(name) takes a whole number above 0, not '\(text)'")
+        }
+        return n
+    }
 }

@@ -260,12 +260,11 @@ struct GPSFixBinaryTests {
         let result = try #require(await gpsfix("watch", "--bogus"))
         #expect(result.status == 64, "\(result)")
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == """
-            gpsfix: watch: unknown option '--bogus'
-            Usage: gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea]
-            See 'gpsfix watch --help'.
-
-            """)
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4, "\(result.stderr)")
+        #expect(lines.first == "gpsfix: watch: unknown option '--bogus'")
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE") == true)
+        #expect(lines.dropFirst(2).first == "See 'gpsfix watch --help'.")
     }
 
     @Test("A misspelt option gets a suggestion", .timeLimit(.minutes(1)))

@@ -1,0 +1,66 @@
+import Dispatch
+import Glibc
+import GPSLocation
+import GPSOutput
+import Synchronization
+
+/// `gpsfix watch`: every fix, in the output chosen, until the source ends, Ctrl-C, or `-n N`.
+struct WatchCommand {
+    let args: ParsedArguments
+    let terminal: Terminal
+
+    func run() throws -> Int32 {
+        let formats = ["--json", "--nmea", "--gpx", "--view"].filter { args.has($0) }
+        guard formats.count <= 1 else {
+            throw UsageError(message: "\(formats.joined(separator: " and ")) are different outputs: choose one")
+        }
+        let limit = try SourceOptions.count(args, "-n")
+        let speed = try SourceOptions.speed(args, default: .factor(1))
+        let nmea = args.has("--nmea")
+        let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: nmea)
+        let context = WatchContext(terminal: terminal, source: manager.sourceDescription, paced: speed != .maximum)
+        let output = try makeOutput(context)
+        let service = LocationService(manager: manager)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<LocationEvent?>(nil)
+        let written = Mutex(0)
+        let box = UncheckedBox(output)
+
+        service.subscribe { event in
+            let count = box.value.write(event)
+            let reached = written.withLock { total in
+                total += count
+                return limit.map { total >= $0 } ?? false
+            }
+            if reached || box.value.failed { service.stop() }
+            if event.isTerminal {
+                outcome.withLock { $0 = event }
+                done.signal()
+            }
+        }
+        // Ctrl-C or SIGTERM: stop the source, close the output properly, exit 0.
+        let interrupts = Interrupts { _ in service.stop() }
+        // The manager holds its delegate weakly: keep the service alive until the run ends.
+        withExtendedLifetime(service) { done.wait() }
+        interrupts.cancel()
+        let end = outcome.withLock { $0 }
+        output.finish(end)
+        if case .error(let error)? = end { throw error }
+        return 0
+    }
+
+    private func makeOutput(_ context: WatchContext) throws -> any WatchOutput {
+        let timestamps = args.has("-t")
+        if args.has("--json") { return LineOutput(.json, context: context, timestamps: timestamps) }
+        if args.has("--nmea") { return LineOutput(.nmea, context: context, timestamps: timestamps) }
+        return LineOutput(.text, context: context, timestamps: timestamps)
+    }
+}
+
+/// Hands a non-Sendable value to the one thread that uses it next. The caller guarantees
+/// that only one thread touches it at a time (here: the source's thread while the main thread
+/// waits on a semaphore).
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
