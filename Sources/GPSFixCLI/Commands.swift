@@ -37,17 +37,19 @@ let sourceOptions: [OptionSpec] = deviceOptions + [
 ]
 
 enum Commands {
-    static let all: [Command] = [fix, watch, record, devices]
+    static let all: [Command] = [fix, watch, record, serve, devices]
 
     static func named(_ name: String) -> Command? { all.first { $0.name == name } }
 
     static let watch = Command(
         name: "watch",
         summary: "Print fixes as they arrive.",
-        usage: "gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea] [-n N] [-t]",
+        usage: "gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea | --gpx | --view] [-n N] [-t]",
         options: sourceOptions + [
             .flag("--json", "Print gpsd's JSON reports (TPV and SKY), one a line, as 'gpspipe -w' does."),
             .flag("--nmea", "Pass the sentences through unchanged (those with a good checksum), as 'gpspipe -r' does."),
+            .flag("--gpx", "Write a GPX 1.1 track of the fixes to stdout, closed properly on Ctrl-C."),
+            .flag("--view", "Show the live terminal view (the default when stdout is a terminal)."),
             .value("-n", "N", "Stop after N reports (lines), as 'gpspipe -n' does."),
             .flag("-t", "Prefix each line with the UTC time it was written, as 'gpspipe -t' does."),
         ],
@@ -79,6 +81,18 @@ enum Commands {
         positionals: 1,
         details: "Writes a header (device, by-id name, baud, start time, gpsfix version), then every byte\nexactly as read, to disk as it arrives: Ctrl-C, SIGTERM or an unplug lose nothing.\nReplay it with 'gpsfix watch --replay FILE'.",
         run: { args, terminal in try RecordCommand(args: args, terminal: terminal).run() }
+    )
+
+    static let serve = Command(
+        name: "serve",
+        summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
+        usage: "gpsfix serve [--listen ADDR:PORT] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
+        options: sourceOptions + [
+            .value("--listen", "ADDR:PORT", "Where to listen (default 127.0.0.1:2947). Another address than loopback opens the feed to the network."),
+        ],
+        positionals: 0,
+        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Runs until Ctrl-C or SIGTERM, or until a replay ends.",
+        run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() }
     )
 
     static let devices = Command(

@@ -53,6 +53,11 @@ struct WatchCommand {
         let timestamps = args.has("-t")
         if args.has("--json") { return LineOutput(.json, context: context, timestamps: timestamps) }
         if args.has("--nmea") { return LineOutput(.nmea, context: context, timestamps: timestamps) }
+        if args.has("--gpx") { return try GPXOutput(context: context) }
+        // A person at a terminal gets the live view; a pipe or a file gets lines.
+        if args.has("--view") || (isatty(terminal.out.fd) == 1 && !timestamps) {
+            return try LiveViewOutput(context: context)
+        }
         return LineOutput(.text, context: context, timestamps: timestamps)
     }
 }
