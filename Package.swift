@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependencies point one way: NMEA (pure) ← GPSLocation ← GPSSources / GPSOutput ← GPSFixCLI ← gpsfix.
+// Dependencies point one way: NMEA (pure) ← GPSLocation ← GPSSources / GPSOutput ← GPSServer ← GPSFixCLI ← gpsfix.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "GPSLocation", targets: ["GPSLocation"]),
         .library(name: "GPSSources", targets: ["GPSSources"]),
         .library(name: "GPSOutput", targets: ["GPSOutput"]),
+        .library(name: "GPSServer", targets: ["GPSServer"]),
     ],
     targets: [
         .target(name: "NMEA", swiftSettings: strict),
@@ -23,7 +24,9 @@ let package = Package(
         .systemLibrary(name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .target(name: "GPSSources", dependencies: ["GPSLocation", "CGPS"], swiftSettings: strict),
         .target(name: "GPSOutput", dependencies: ["GPSLocation"], swiftSettings: strict),
-        .target(name: "GPSFixCLI", dependencies: ["GPSLocation", "GPSSources", "GPSOutput"], swiftSettings: strict),
+        // gpsd's JSON protocol, served to gpsd's clients from any source.
+        .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput"], swiftSettings: strict),
+        .target(name: "GPSFixCLI", dependencies: ["GPSLocation", "GPSSources", "GPSOutput", "GPSServer"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
         // What several test targets share: deadline-bound waiting, temporary directories.
@@ -32,7 +35,8 @@ let package = Package(
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSSourcesTests", dependencies: ["GPSSources", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["GPSOutput"], swiftSettings: strict),
-        .testTarget(name: "GPSFixCLITests", dependencies: ["GPSFixCLI", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSServerTests", dependencies: ["GPSServer", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSFixCLITests", dependencies: ["GPSFixCLI", "GPSSources", "GPSTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -73,13 +73,14 @@ enum Commands {
 
     static let record = Command(
         name: "record",
-        summary: "Record a receiver's output to a capture file (gpsfake format).",
-        usage: "gpsfix record FILE [--device PATH] [--baud N] [--force]",
-        options: deviceOptions + [
+        summary: "Record a receiver's output to a capture file (gpsfake format), or its fixes to a GPX track.",
+        usage: "gpsfix record FILE [--device PATH] [--baud N] [--force]\n       gpsfix record --gpx FILE [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--force]",
+        options: sourceOptions + [
+            .value("--gpx", "FILE", "Write the fixes to FILE as a GPX 1.1 track instead of a raw capture (from any source)."),
             .flag("--force", "Overwrite FILE if it exists."),
         ],
         positionals: 1,
-        details: "Writes a header (device, by-id name, baud, start time, gpsfix version), then every byte\nexactly as read, to disk as it arrives: Ctrl-C, SIGTERM or an unplug lose nothing.\nReplay it with 'gpsfix watch --replay FILE'.",
+        details: "Writes a header (device, by-id name, baud, start time, gpsfix version), then every byte\nexactly as read, to disk as it arrives: Ctrl-C, SIGTERM or an unplug lose nothing.\nReplay it with 'gpsfix watch --replay FILE'.\n\nWith --gpx, writes a GPX track instead: one <trkseg> per unbroken run of fixes, each\n<trkpt> with elevation above mean sea level, time, fix type, satellites and DOPs. Each\npoint reaches the disk as it comes; Ctrl-C, SIGTERM or the end of a replay close the\ndocument, so the file is complete GPX. --replay, --gpsd, --speed and --loop need --gpx.",
         run: { args, terminal in try RecordCommand(args: args, terminal: terminal).run() }
     )
 
@@ -89,6 +90,7 @@ enum Commands {
         usage: "gpsfix serve [--listen ADDR:PORT] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
         options: sourceOptions + [
             .value("--listen", "ADDR:PORT", "Where to listen (default 127.0.0.1:2947). Another address than loopback opens the feed to the network."),
+            .value("--client-timeout", "S", "Disconnect a client that reads nothing it is sent, or sends no request while not watching, for S seconds (default 15)."),
         ],
         positionals: 0,
         details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Runs until Ctrl-C or SIGTERM, or until a replay ends.",

@@ -1,0 +1,163 @@
+import Glibc
+public import GPSLocation
+import GPSOutput
+import Synchronization
+
+/// A server for gpsd's JSON protocol, fed by one source: what gpspipe, cgps, libgps programs
+/// and Python's `gps` module read from gpsd, they read from here.
+///
+/// `publish` is called on the source's thread; it formats each report once and hands it to
+/// the server's loop, which runs on the thread that calls `run()` and alone touches sockets.
+/// A slow client never holds up the source or the other clients: each has a bounded queue.
+public final class GpsdServer: Sendable {
+    public let configuration: ServerConfiguration
+    /// Where it listens, with the real port when port 0 was asked for.
+    public let address: ListenAddress
+    public let isLoopback: Bool
+    let device: DeviceDescription
+    /// The `"device"` member of every report, escaped once.
+    let tag: GPSDJSON.Device
+    let log: @Sendable (String) -> Void
+    let listener: Listener
+    let wake: WakePipe
+    let shared: Mutex<Shared>
+
+    /// What the source's thread hands over, and what the loop reads.
+    struct Shared {
+        var pending: [Outgoing] = []
+        /// Reports that waited so long the loop must have stalled; counted, never unbounded.
+        var overflow = 0
+        var lastTPV: [UInt8]?
+        var lastSKY: [UInt8]?
+        /// When the device was (re)activated; nil while it is gone.
+        var activated: Double?
+        var stopping = false
+    }
+
+    enum Outgoing {
+        case report([UInt8])
+        case sentence([UInt8])
+        case device([UInt8])
+
+        var isDeviceNews: Bool {
+            if case .device = self { true } else { false }
+        }
+    }
+
+    /// Binds the address now, so that a port in use is reported before anything starts.
+    public init(configuration: ServerConfiguration, device: DeviceDescription,
+                log: @escaping @Sendable (String) -> Void) throws(ServerError) {
+        let listener = try Listener(configuration.address)
+        address = listener.address
+        isLoopback = listener.isLoopback
+        self.listener = listener
+        self.configuration = configuration
+        self.device = device
+        tag = GPSDJSON.Device(device.path)
+        self.log = log
+        wake = try WakePipe()
+        shared = Mutex(Shared())
+    }
+
+    // MARK: - From the source
+
+    /// Hands one event to the clients. Cheap and non-blocking: called on the source's thread.
+    public func publish(_ event: LocationEvent) {
+        var w = ByteWriter(capacity: 2048)
+        let item: Outgoing
+        switch event {
+        case .fix(let fix):
+            GPSDJSON.tpv(fix, device: tag, into: &w)
+            item = .report(Self.crlf(w.bytes))
+        case .sky(let sky):
+            GPSDJSON.sky(sky, device: tag, into: &w)
+            item = .report(Self.crlf(w.bytes))
+        case .sentence(let line):
+            w.append(line)
+            w.append("\r\n")
+            item = .sentence(w.bytes)
+        case .status(.disconnected):
+            let gone = shared.withLock { s -> Bool in
+                defer { s.activated = nil }
+                return s.activated != nil
+            }
+            guard gone else { return }
+            item = .device(Reports.device(device, activated: nil))
+        case .status, .error:
+            return
+        }
+        let now = Reports.now()
+        shared.withLock { s in
+            // Data after a start or a reconnect: the device is (back) in service. Watchers
+            // are told with a DEVICE, as gpsd tells them when a receiver is plugged in.
+            if s.activated == nil, !item.isDeviceNews {
+                s.activated = now
+                s.pending.append(.device(Reports.device(device, activated: now)))
+            }
+            switch item {
+            case .report(let line) where line.starts(with: Self.tpvPrefix): s.lastTPV = line
+            case .report(let line): s.lastSKY = line
+            default: break
+            }
+            // The loop drains this every few milliseconds; a backlog this long means it is
+            // stuck, and the source must not grow memory waiting for it.
+            if s.pending.count >= 10_000 {
+                s.pending.removeFirst()
+                s.overflow += 1
+            }
+            s.pending.append(item)
+        }
+        wake.signal()
+    }
+
+    /// Ends `run()`: clients are sent what is queued, as far as they take it at once, and closed.
+    public func stop() {
+        shared.withLock { $0.stopping = true }
+        wake.signal()
+    }
+
+    private static let tpvPrefix = Array("{\"class\":\"TPV\"".utf8)
+
+    /// gpsd ends each line with CR LF; `GPSDJSON` writes LF for files and pipes.
+    private static func crlf(_ line: [UInt8]) -> [UInt8] {
+        var line = line
+        if line.last == 0x0A { line.removeLast() }
+        line.append(contentsOf: [0x0D, 0x0A])
+        return line
+    }
+}
+
+/// Wakes the loop from `poll` when the source has news or `stop` is called.
+final class WakePipe: Sendable {
+    let readFD: Int32
+    let writeFD: Int32
+
+    init() throws(ServerError) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            throw .system(call: "pipe", reason: String(cString: strerror(errno)))
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        readFD = fds[0]
+        writeFD = fds[1]
+    }
+
+    deinit {
+        close(readFD)
+        close(writeFD)
+    }
+
+    /// One byte is enough; a full pipe already means "wake up".
+    func signal() {
+        var byte: UInt8 = 1
+        _ = write(writeFD, &byte, 1)
+    }
+
+    func drain() {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while read(readFD, &buffer, buffer.count) > 0 {}
+    }
+}

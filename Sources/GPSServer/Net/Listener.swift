@@ -1,0 +1,108 @@
+import Glibc
+
+/// A listening TCP socket, non-blocking, and the connections it accepts.
+struct Listener: ~Copyable {
+    let fd: Int32
+    /// What it is bound to, with the port the kernel chose when asked for port 0.
+    let address: ListenAddress
+    /// Whether only this machine can connect (127.0.0.0/8 or ::1).
+    let isLoopback: Bool
+
+    init(_ requested: ListenAddress) throws(ServerError) {
+        var hints = addrinfo()
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let code = getaddrinfo(requested.host, String(requested.port), &hints, &found)
+        guard code == 0, let info = found else {
+            throw .unresolvable(host: requested.host, reason: String(cString: gai_strerror(code)))
+        }
+        defer { freeaddrinfo(found) }
+
+        let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .system(call: "socket", reason: Self.errorText()) }
+        // A restarted server must not wait out TIME_WAIT from its last run's clients.
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+            let error = errno
+            close(fd)
+            switch error {
+            case EADDRINUSE: throw .addressInUse(requested)
+            case EACCES: throw .permissionDenied(requested)
+            case EADDRNOTAVAIL: throw .addressNotAvailable(requested)
+            default: throw .system(call: "bind \(requested)", reason: String(cString: strerror(error)))
+            }
+        }
+        guard listen(fd, 128) == 0 else {
+            let reason = Self.errorText()
+            close(fd)
+            throw .system(call: "listen", reason: reason)
+        }
+        var bound = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.fd = fd
+        let (host, port) = Self.describe(bound)
+        address = ListenAddress(host: host, port: port)
+        isLoopback = Self.isLoopback(bound)
+    }
+
+    deinit { close(fd) }
+
+    /// The next waiting connection, non-blocking, or nil when none is waiting.
+    func accept() -> (fd: Int32, peer: String)? {
+        var peer = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let client = withUnsafeMutablePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.accept(fd, $0, &length)
+            }
+        }
+        guard client >= 0 else { return nil }
+        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+        let (host, port) = Self.describe(peer)
+        return (client, ListenAddress(host: host, port: port).description)
+    }
+
+    static func describe(_ address: sockaddr_storage) -> (String, Int) {
+        var address = address
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
+        let code = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, socklen_t(MemoryLayout<sockaddr_storage>.size), &host, socklen_t(host.count),
+                            &service, socklen_t(service.count), NI_NUMERICHOST | NI_NUMERICSERV)
+            }
+        }
+        guard code == 0 else { return ("?", 0) }
+        let hostText = host.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let serviceText = service.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return (hostText, Int(serviceText) ?? 0)
+    }
+
+    static func isLoopback(_ address: sockaddr_storage) -> Bool {
+        var address = address
+        return withUnsafePointer(to: &address) { pointer in
+            switch Int32(pointer.pointee.ss_family) {
+            case AF_INET:
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    UInt32(bigEndian: $0.pointee.sin_addr.s_addr) >> 24 == 127
+                }
+            case AF_INET6:
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    let bytes = $0.pointee.sin6_addr.__in6_u.__u6_addr8
+                    return withUnsafeBytes(of: bytes) { raw in raw.dropLast().allSatisfy { $0 == 0 } && raw.last == 1 }
+                }
+            default:
+                return false
+            }
+        }
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// One request a gpsd client sends (gpsd's JSON protocol: `?NAME;` or `?NAME={json};`).
+public enum GpsdRequest: Equatable, Sendable {
+    /// `?WATCH;` asks for the current policy; `?WATCH={…};` changes it.
+    case watch(WatchPolicy.Change?)
+    case poll
+    case devices
+    /// `?DEVICE;`; `?DEVICE={…}` (reconfiguring the receiver) is not offered.
+    case device(configures: Bool)
+    case version
+    case invalid(String)
+    case unrecognized(String)
+
+    /// Reads one request, without its terminating `;` or newline.
+    public init(_ text: Substring) {
+        guard text.hasPrefix("?") else {
+            self = .unrecognized(String(text))
+            return
+        }
+        let (name, argument) = Self.split(text.dropFirst())
+        switch name {
+        case "WATCH":
+            guard let argument else { self = .watch(nil); return }
+            switch WatchPolicy.Change.parse(json: argument) {
+            case .success(let change): self = .watch(change)
+            case .failure(let reason): self = .invalid("Invalid WATCH: \(reason)")
+            }
+        case "POLL" where argument == nil: self = .poll
+        case "DEVICES" where argument == nil: self = .devices
+        case "VERSION" where argument == nil: self = .version
+        case "DEVICE": self = .device(configures: argument != nil)
+        default: self = .unrecognized(String(text))
+        }
+    }
+
+    private static func split(_ text: Substring) -> (Substring, Substring?) {
+        guard let eq = text.firstIndex(of: "=") else { return (text, nil) }
+        return (text[..<eq], text[text.index(after: eq)...])
+    }
+}
+
+/// What a client asked to receive, as gpsd's `?WATCH` sets it.
+public struct WatchPolicy: Equatable, Sendable {
+    public var enable = false
+    public var json = false
+    public var nmea = false
+    /// gpsd's raw levels: 1 and 2 both mean the sentences as received, for an NMEA device.
+    public var raw = 0
+
+    public init() {}
+
+    /// Whether this client gets TPV and SKY reports.
+    public var wantsReports: Bool { enable && json }
+    /// Whether this client gets the sentences themselves.
+    public var wantsSentences: Bool { enable && (nmea || raw > 0) }
+
+    /// The members a `?WATCH={…}` named; the others keep their value.
+    public struct Change: Equatable, Sendable {
+        public var enable: Bool?
+        public var json: Bool?
+        public var nmea: Bool?
+        public var raw: Int?
+
+        public init(enable: Bool? = nil, json: Bool? = nil, nmea: Bool? = nil, raw: Int? = nil) {
+            self.enable = enable
+            self.json = json
+            self.nmea = nmea
+            self.raw = raw
+        }
+
+        /// Parses the object; members gpsd knows but gpsfix has no use for (scaled, timing,
+        /// split24, pps, device) are accepted and ignored, as a client written for gpsd sends them.
+        static func parse(json text: Substring) -> Result<Change, WatchError> {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+                return .failure(WatchError(description: "not a JSON object"))
+            }
+            var change = Change()
+            for (key, value) in object {
+                switch key {
+                case "enable", "json", "nmea":
+                    guard let flag = Self.bool(value) else { return .failure(WatchError(description: "'\(key)' must be true or false")) }
+                    switch key {
+                    case "enable": change.enable = flag
+                    case "json": change.json = flag
+                    default: change.nmea = flag
+                    }
+                case "raw":
+                    guard let level = Self.int(value), (0...2).contains(level) else { return .failure(WatchError(description: "'raw' must be 0, 1 or 2")) }
+                    change.raw = level
+                case "class", "scaled", "timing", "split24", "pps", "device", "remote":
+                    break
+                default:
+                    return .failure(WatchError(description: "unknown attribute '\(key)'"))
+                }
+            }
+            return .success(change)
+        }
+
+        private static func bool(_ value: Any) -> Bool? {
+            guard let n = value as? NSNumber else { return nil }
+            return n.boolValue
+        }
+
+        private static func int(_ value: Any) -> Int? {
+            guard let n = value as? NSNumber, n.doubleValue == n.doubleValue.rounded() else { return nil }
+            return n.intValue
+        }
+    }
+
+    public struct WatchError: Error, Equatable, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// Applies a change as gpsd does: enabling with no output named means JSON.
+    public mutating func apply(_ change: Change) {
+        if let v = change.enable { enable = v }
+        if let v = change.json { json = v }
+        if let v = change.nmea { nmea = v }
+        if let v = change.raw { raw = v }
+        if enable && change.json == nil && !nmea && raw == 0 { json = true }
+    }
+}

@@ -1,0 +1,143 @@
+import Glibc
+import GPSOutput
+
+/// What the server says about its one device, in gpsd's DEVICE object.
+public struct DeviceDescription: Equatable, Sendable {
+    /// The device's path as clients see it: the serial port, the capture, or gpsd's address.
+    public var path: String
+    /// gpsd's driver name: "NMEA0183" for a receiver or a capture read by the NMEA engine.
+    public var driver: String
+    public var bps: Int?
+
+    public init(path: String, driver: String = "NMEA0183", bps: Int? = nil) {
+        self.path = path
+        self.driver = driver
+        self.bps = bps
+    }
+}
+
+/// The replies of gpsd's JSON protocol (protocol 3.14, gpsd 3.21–3.22), each one a line ending
+/// in CR LF as gpsd writes them. Member names and order follow gpsd, because libgps reads them
+/// with a fixed attribute table and rejects members it does not know.
+enum Reports {
+    static let protocolMajor = 3
+    static let protocolMinor = 14
+
+    static func version(release: String) -> [UInt8] {
+        var w = ByteWriter(capacity: 128)
+        w.append("{\"class\":\"VERSION\",\"release\":")
+        w.appendJSONString(release)
+        w.append(",\"rev\":")
+        w.appendJSONString(release)
+        w.append(",\"proto_major\":")
+        w.append(protocolMajor)
+        w.append(",\"proto_minor\":")
+        w.append(protocolMinor)
+        w.append("}\r\n")
+        return w.bytes
+    }
+
+    /// A DEVICE object; `activated` nil says the device has gone (gpsd's `"activated":0`).
+    static func device(_ d: DeviceDescription, activated: Double?, into w: inout ByteWriter) {
+        w.append("{\"class\":\"DEVICE\",\"path\":")
+        w.appendJSONString(d.path)
+        guard let activated else {
+            w.append(",\"activated\":0}")
+            return
+        }
+        w.append(",\"driver\":")
+        w.appendJSONString(d.driver)
+        w.append(",\"activated\":\"")
+        appendISO8601(activated, into: &w)
+        // flags 1: "seen GPS data"; native 0: NMEA mode.
+        w.append("\",\"flags\":1,\"native\":0")
+        if let bps = d.bps {
+            w.append(",\"bps\":")
+            w.append(bps)
+            w.append(",\"parity\":\"N\",\"stopbits\":1")
+        }
+        w.append(",\"cycle\":1.00}")
+    }
+
+    static func device(_ d: DeviceDescription, activated: Double?) -> [UInt8] {
+        var w = ByteWriter(capacity: 256)
+        device(d, activated: activated, into: &w)
+        w.append("\r\n")
+        return w.bytes
+    }
+
+    static func devices(_ d: DeviceDescription, activated: Double?) -> [UInt8] {
+        var w = ByteWriter(capacity: 256)
+        w.append("{\"class\":\"DEVICES\",\"devices\":[")
+        // A device that has gone is not listed, as gpsd lists only open devices.
+        if activated != nil { device(d, activated: activated, into: &w) }
+        w.append("]}\r\n")
+        return w.bytes
+    }
+
+    static func watch(_ p: WatchPolicy) -> [UInt8] {
+        var w = ByteWriter(capacity: 192)
+        w.append("{\"class\":\"WATCH\",\"enable\":")
+        w.append(p.enable ? "true" : "false")
+        w.append(",\"json\":")
+        w.append(p.json ? "true" : "false")
+        w.append(",\"nmea\":")
+        w.append(p.nmea ? "true" : "false")
+        w.append(",\"raw\":")
+        w.append(p.raw)
+        w.append(",\"scaled\":false,\"timing\":false,\"split24\":false,\"pps\":false}\r\n")
+        return w.bytes
+    }
+
+    /// `?POLL`'s answer: the last TPV and SKY (each a line of its own as broadcast, without
+    /// the CR LF), stamped with the time of asking.
+    static func poll(now: Double, active: Bool, tpv: [UInt8]?, sky: [UInt8]?) -> [UInt8] {
+        var w = ByteWriter(capacity: 4096)
+        w.append("{\"class\":\"POLL\",\"time\":\"")
+        appendISO8601(now, into: &w)
+        w.append("\",\"active\":")
+        w.append(active ? 1 : 0)
+        w.append(",\"tpv\":[")
+        if let tpv { w.append(bytes: Array(tpv.dropLast(2))) }
+        w.append("],\"gst\":[],\"sky\":[")
+        if let sky { w.append(bytes: Array(sky.dropLast(2))) }
+        w.append("]}\r\n")
+        return w.bytes
+    }
+
+    static func error(_ message: String) -> [UInt8] {
+        var w = ByteWriter(capacity: 128)
+        w.append("{\"class\":\"ERROR\",\"message\":")
+        w.appendJSONString(message)
+        w.append("}\r\n")
+        return w.bytes
+    }
+
+    /// `2026-11-30T07:10:00.123Z` from seconds since 1970.
+    static func appendISO8601(_ seconds: Double, into w: inout ByteWriter) {
+        var whole = time_t(seconds.rounded(.down))
+        let millis = Int(((seconds - seconds.rounded(.down)) * 1000).rounded(.down))
+        var parts = tm()
+        gmtime_r(&whole, &parts)
+        w.append(Int(parts.tm_year) + 1900, width: 4)
+        w.append(byte: 0x2D)
+        w.append(Int(parts.tm_mon) + 1, width: 2)
+        w.append(byte: 0x2D)
+        w.append(Int(parts.tm_mday), width: 2)
+        w.append(byte: 0x54)
+        w.append(Int(parts.tm_hour), width: 2)
+        w.append(byte: 0x3A)
+        w.append(Int(parts.tm_min), width: 2)
+        w.append(byte: 0x3A)
+        w.append(Int(parts.tm_sec), width: 2)
+        w.append(byte: 0x2E)
+        w.append(millis, width: 3)
+        w.append(byte: 0x5A)
+    }
+
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}

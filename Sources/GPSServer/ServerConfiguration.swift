@@ -1,0 +1,25 @@
+/// How the server treats its clients. The defaults suit a receiver at up to 10 Hz.
+public struct ServerConfiguration: Sendable {
+    public var address: ListenAddress
+    /// What `VERSION` says after "gpsfix".
+    public var release: String
+    /// A client that is not watching and sends nothing for this long, or that reads nothing
+    /// for this long while reports wait for it, is disconnected.
+    public var clientTimeout: Double
+    /// The most that may wait for one client (about 100 epochs of TPV and SKY); past it,
+    /// reports for that client are dropped and counted.
+    public var queueLimit: Int
+    /// Bytes of a request held while waiting for its `;` or newline.
+    public var requestLimit: Int
+    public var maxClients: Int
+
+    public init(address: ListenAddress = .gpsdDefault, release: String, clientTimeout: Double = 15,
+                queueLimit: Int = 256 * 1024, requestLimit: Int = 1024, maxClients: Int = 200) {
+        self.address = address
+        self.release = release
+        self.clientTimeout = clientTimeout
+        self.queueLimit = queueLimit
+        self.requestLimit = requestLimit
+        self.maxClients = maxClients
+    }
+}

@@ -1,0 +1,201 @@
+import Glibc
+
+extension GpsdServer {
+    /// Serves until `stop()`. Call it on a thread that can block: it sleeps in `poll`.
+    public func run() {
+        var loop = ServerLoop(server: self)
+        loop.run()
+    }
+}
+
+/// The server's one thread: accepts, reads requests, answers, and writes what the source
+/// published to each client that watches, never blocking on any of them.
+struct ServerLoop {
+    let server: GpsdServer
+    var clients: [Client] = []
+    var served = 0
+    var config: ServerConfiguration { server.configuration }
+
+    init(server: GpsdServer) {
+        self.server = server
+    }
+
+    mutating func run() {
+        var fds: [pollfd] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: server.wake.readFD, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: server.listener.fd, events: Int16(POLLIN), revents: 0))
+            for client in clients {
+                var events = Int16(POLLIN)
+                if !client.queue.isEmpty { events |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: client.fd, events: events, revents: 0))
+            }
+            // The timeout only paces the client timers; news wakes the loop through the pipe.
+            let ready = poll(&fds, nfds_t(fds.count), 250)
+            if ready < 0 && errno != EINTR { server.log("gpsfix: serve: poll failed: \(String(cString: strerror(errno)))") }
+            let now = Reports.now()
+
+            if fds[0].revents != 0 {
+                server.wake.drain()
+                if takePublished(now: now) { break }
+            }
+            for (index, client) in clients.enumerated() {
+                let revents = fds[index + 2].revents
+                if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client, now: now, buffer: &buffer) }
+            }
+            if fds[1].revents & Int16(POLLIN) != 0 { acceptClients(now: now) }
+            for client in clients where !client.closed { flush(client, now: now) }
+            expire(now: now)
+            clients.removeAll { $0.closed }
+        }
+        for client in clients {
+            _ = client.queue.flush(to: client.fd)
+            client.close()
+        }
+        clients.removeAll()
+    }
+
+    /// Moves what the source published to the clients that want it. Returns true on stop.
+    private mutating func takePublished(now: Double) -> Bool {
+        let (items, stopping, overflow) = server.shared.withLock { s -> ([GpsdServer.Outgoing], Bool, Int) in
+            defer { s.pending.removeAll(keepingCapacity: true); s.overflow = 0 }
+            return (s.pending, s.stopping, s.overflow)
+        }
+        if overflow > 0 { server.log("gpsfix: serve: fell behind the source; \(overflow) reports dropped for everyone") }
+        for item in items {
+            switch item {
+            case .report(let line):
+                for client in clients where client.policy.wantsReports { deliver(line, to: client, now: now) }
+            case .sentence(let line):
+                for client in clients where client.policy.wantsSentences { deliver(line, to: client, now: now) }
+            case .device(let line):
+                // gpsd tells watchers of either kind when a device comes and goes.
+                for client in clients where client.policy.enable && client.policy.json { deliver(line, to: client, now: now) }
+            }
+        }
+        return stopping
+    }
+
+    private func deliver(_ line: [UInt8], to client: Client, now: Double) {
+        let before = client.dropped
+        client.send(line, now: now)
+        if client.dropped > before && before == 0 {
+            server.log("gpsfix: serve: client \(client.peer) is not reading; dropping reports for it until it does")
+        }
+    }
+
+    private mutating func acceptClients(now: Double) {
+        while let (fd, peer) = server.listener.accept() {
+            // A small send buffer keeps what the kernel holds per client small, so that a
+            // client that stops reading shows up in its queue (bounded) rather than in memory
+            // the server cannot see.
+            var size: Int32 = 64 * 1024
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            var on: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            let client = Client(fd: fd, peer: peer, now: now, queueLimit: config.queueLimit, requestLimit: config.requestLimit)
+            guard clients.count < config.maxClients else {
+                client.send(Reports.error("Too many clients (\(config.maxClients)); try again later"), now: now)
+                _ = client.queue.flush(to: fd)
+                client.close()
+                server.log("gpsfix: serve: refused \(peer): already serving \(config.maxClients) clients")
+                continue
+            }
+            served += 1
+            client.send(Reports.version(release: config.release), now: now)
+            clients.append(client)
+        }
+    }
+
+    private func receive(_ client: Client, now: Double, buffer: inout [UInt8]) {
+        guard !client.closed else { return }
+        let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
+            // The client hung up; nothing more can reach it.
+            client.close()
+            return
+        }
+        guard n > 0, !client.closing else { return }
+        let outcomes = buffer.withUnsafeBytes { client.scanner.feed(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+        for outcome in outcomes {
+            switch outcome {
+            case .request(let request):
+                client.lastRequest = now
+                answer(request, client: client, now: now)
+            case .overlong:
+                client.send(Reports.error("Request too long: more than \(config.requestLimit) bytes without ';' or newline"), now: now)
+                client.closing = true
+                server.log("gpsfix: serve: client \(client.peer) sent more than \(config.requestLimit) bytes without ending a request; disconnecting it")
+                return
+            }
+        }
+    }
+
+    private func answer(_ request: GpsdRequest, client: Client, now: Double) {
+        let (activated, tpv, sky) = server.shared.withLock { ($0.activated, $0.lastTPV, $0.lastSKY) }
+        switch request {
+        case .watch(let change?):
+            let was = client.policy.enable
+            client.policy.apply(change)
+            // As gpsd: a watch that starts is told which devices there are, then its policy.
+            if client.policy.enable && !was { client.send(Reports.devices(server.device, activated: activated), now: now) }
+            client.send(Reports.watch(client.policy), now: now)
+        case .watch(nil):
+            client.send(Reports.watch(client.policy), now: now)
+        case .poll:
+            client.send(Reports.poll(now: now, active: activated != nil, tpv: tpv, sky: sky), now: now)
+        case .devices:
+            client.send(Reports.devices(server.device, activated: activated), now: now)
+        case .device(configures: false):
+            client.send(Reports.device(server.device, activated: activated), now: now)
+        case .device(configures: true):
+            client.send(Reports.error("gpsfix does not reconfigure receivers: it only reads them"), now: now)
+        case .version:
+            client.send(Reports.version(release: config.release), now: now)
+        case .invalid(let message):
+            client.send(Reports.error(message), now: now)
+        case .unrecognized(let text):
+            // Quoted back, shortened: a client sending binary junk gets a readable answer.
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            client.send(Reports.error("Unrecognized request '\(shown)'"), now: now)
+        }
+    }
+
+    private func flush(_ client: Client, now: Double) {
+        guard !client.queue.isEmpty else {
+            if client.closing { client.close() }
+            return
+        }
+        switch client.queue.flush(to: client.fd) {
+        case .drained(let wrote):
+            if wrote > 0 { client.lastProgress = now }
+            if client.dropped > 0 {
+                server.log("gpsfix: serve: client \(client.peer) is reading again; \(client.dropped) reports were dropped for it")
+                client.dropped = 0
+            }
+            if client.closing { client.close() }
+        case .blocked(let wrote):
+            if wrote > 0 { client.lastProgress = now }
+        case .failed:
+            client.close()
+        }
+    }
+
+    /// Closes clients that hold the server up: silent non-watchers and watchers that have
+    /// stopped reading.
+    private func expire(now: Double) {
+        let timeout = config.clientTimeout
+        for client in clients where !client.closed {
+            if !client.queue.isEmpty && now - client.lastProgress > timeout {
+                server.log("gpsfix: serve: client \(client.peer) has read nothing for \(Int(timeout)) s (\(client.dropped) reports dropped); disconnecting it")
+                client.close()
+            } else if !client.policy.enable && now - client.lastRequest > timeout {
+                client.send(Reports.error("Timed out: no request for \(Int(timeout)) s"), now: now)
+                _ = client.queue.flush(to: client.fd)
+                client.close()
+            }
+        }
+    }
+}
