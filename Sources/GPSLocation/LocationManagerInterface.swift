@@ -9,6 +9,14 @@ public protocol LocationManagerInterface: AnyObject, Sendable {
     var sourceDescription: String { get }
     func startUpdatingLocation()
     func stopUpdatingLocation()
+    /// What the engine has counted on this source so far (sentences, bad checksums, epochs),
+    /// for a view that shows them while the run lasts. Nil for a source that does not parse
+    /// NMEA itself (gpsd) or has read nothing yet. From any thread.
+    var statistics: Statistics? { get }
+}
+
+public extension LocationManagerInterface {
+    var statistics: Statistics? { nil }
 }
 
 /// How a manager reports; the shape of CoreLocation's delegate, with Linux sources' news added.

@@ -21,6 +21,7 @@ public final class ReplayManager: LocationManagerInterface {
     public let forwardsSentences: Bool
 
     private let relay = DelegateRelay()
+    private let counted = StatisticsSnapshot()
     /// The run in progress, if any. Each start gets a fresh one, so a run that is still
     /// winding down after a stop neither blocks a new start nor leaves it a stale wake-up.
     private let current = Mutex<Run?>(nil)
@@ -51,6 +52,9 @@ public final class ReplayManager: LocationManagerInterface {
     }
 
     public var sourceDescription: String { path }
+
+    /// The counts of the pass in progress (each pass of a loop starts from zero).
+    public var statistics: Statistics? { counted.value }
 
     public func startUpdatingLocation() {
         let run = current.withLock { current -> Run? in
@@ -106,7 +110,10 @@ public final class ReplayManager: LocationManagerInterface {
             }
         }
         var pacer = Pacer(speed: speed)
+        // Paced, the engine is fed a line at a time: the counts are copied once an epoch then.
+        var reported = false
         let emit: (EngineEvent) -> Void = { [self] event in
+            reported = true
             switch event {
             case .fix(let fix):
                 if let wait = pacer.delay(until: fix.timestamp), wait > 0 {
@@ -128,12 +135,17 @@ public final class ReplayManager: LocationManagerInterface {
                 // between. Unpaced: large chunks, the engine's best case.
                 let end = speed == .maximum ? min(offset + (1 << 16), all.count) : lineEnd(all, from: offset)
                 parser.parse(UnsafeRawBufferPointer(rebasing: all[offset..<end]), emit: emit)
+                if reported || speed == .maximum {
+                    counted.update(from: parser)
+                    reported = false
+                }
                 offset = end
             }
             return false
         }
         if stopped || run.isStopped { return nil }
         parser.finish(emit: emit)
+        counted.update(from: parser)
         return run.isStopped ? nil : parser.statistics
     }
 

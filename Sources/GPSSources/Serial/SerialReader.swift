@@ -178,6 +178,7 @@ final class SerialReader {
                         hunt = trial
                         held.append(contentsOf: chunk)
                         parser.parse(chunk, emit: emit)
+                        manager.counted.update(from: parser)
                         if watch.checked > 0 {
                             // Settled: this rate yields sentences that check.
                             Autobaud.remember(trial.rate)
@@ -190,6 +191,7 @@ final class SerialReader {
                     } else {
                         run.onBytes?(chunk)
                         parser.parse(chunk, emit: emit)
+                        manager.counted.update(from: parser)
                     }
                 case .nothing:
                     break
