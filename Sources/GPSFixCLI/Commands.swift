@@ -93,7 +93,7 @@ enum Commands {
             .value("--client-timeout", "S", "Disconnect a client that reads nothing it is sent, or sends no request while not watching, for S seconds (default 15)."),
         ],
         positionals: 0,
-        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Runs until Ctrl-C or SIGTERM, or until a replay ends.",
+        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Runs until Ctrl-C or SIGTERM; when a replay ends,\nits last fix is still served.",
         run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() }
     )
 

@@ -1,0 +1,113 @@
+@testable import GPSServer
+import Testing
+
+@Suite("gpsd requests")
+struct GpsdRequestTests {
+    @Test("The requests gpsd's clients send are recognised", arguments: [
+        ("?POLL", GpsdRequest.poll),
+        ("?DEVICES", .devices),
+        ("?VERSION", .version),
+        ("?DEVICE", .device(configures: false)),
+        ("?DEVICE={\"path\":\"/dev/ttyS0\",\"bps\":4800}", .device(configures: true)),
+        ("?WATCH", .watch(nil)),
+        ("?WATCH={\"enable\":true,\"json\":true}", .watch(.init(enable: true, json: true))),
+        ("?WATCH={\"enable\":true,\"nmea\":true,\"raw\":1}", .watch(.init(enable: true, nmea: true, raw: 1))),
+        // What libgps sends with WATCH_ENABLE|WATCH_JSON|WATCH_SCALED|WATCH_TIMING|WATCH_DEVICE:
+        ("?WATCH={\"enable\":true,\"json\":true,\"scaled\":true,\"timing\":true,\"device\":\"/dev/ttyUSB0\"}", .watch(.init(enable: true, json: true))),
+        ("?WATCH={\"enable\":false}", .watch(.init(enable: false))),
+    ])
+    func recognised(_ text: String, _ expected: GpsdRequest) {
+        #expect(GpsdRequest(Substring(text)) == expected)
+    }
+
+    @Test("Anything else is named back in the error, as gpsd does", arguments: ["?FOO", "?POLLX", "hello", "?POLL=1", "?"])
+    func unrecognised(_ text: String) {
+        #expect(GpsdRequest(Substring(text)) == .unrecognized(text))
+    }
+
+    @Test("A WATCH with bad JSON, a wrong type or an unknown member is invalid, with the reason", arguments: [
+        ("?WATCH={\"enable\":true", "Invalid WATCH: not a JSON object"),
+        ("?WATCH=[1,2]", "Invalid WATCH: not a JSON object"),
+        ("?WATCH={\"enable\":\"yes\"}", "Invalid WATCH: 'enable' must be true or false"),
+        ("?WATCH={\"raw\":7}", "Invalid WATCH: 'raw' must be 0, 1 or 2"),
+        ("?WATCH={\"bogus\":1}", "Invalid WATCH: unknown attribute 'bogus'"),
+    ])
+    func invalidWatch(_ text: String, _ message: String) {
+        #expect(GpsdRequest(Substring(text)) == .invalid(message))
+    }
+
+    @Test("Enabling a watch without naming an output means JSON, as in gpsd")
+    func enableMeansJSON() {
+        var policy = WatchPolicy()
+        policy.apply(.init(enable: true))
+        #expect(policy.wantsReports && !policy.wantsSentences)
+
+        var nmea = WatchPolicy()
+        nmea.apply(.init(enable: true, nmea: true))
+        #expect(!nmea.wantsReports && nmea.wantsSentences)
+
+        var both = WatchPolicy()
+        both.apply(.init(enable: true, json: true, nmea: true))
+        #expect(both.wantsReports && both.wantsSentences)
+
+        both.apply(.init(enable: false))
+        #expect(!both.wantsReports && !both.wantsSentences, "disabling keeps the outputs but sends nothing")
+    }
+}
+
+@Suite("Request scanning")
+struct RequestScannerTests {
+    func feed(_ scanner: inout RequestScanner, _ text: String) -> [RequestScanner.Outcome] {
+        Array(text.utf8).withUnsafeBytes { scanner.feed($0) }
+    }
+
+    @Test("Requests end at ';' or a newline, several in one read or one split across many")
+    func terminators() {
+        var scanner = RequestScanner()
+        #expect(feed(&scanner, "?VERSION;?POLL;\n?DEVICES\r\n") == [.request(.version), .request(.poll), .request(.devices)])
+        #expect(feed(&scanner, "?WAT").isEmpty)
+        #expect(feed(&scanner, "CH={\"enable\":tr").isEmpty)
+        #expect(feed(&scanner, "ue};") == [.request(.watch(.init(enable: true)))])
+    }
+
+    @Test("Blank lines and blanks around a request are not requests")
+    func blanks() {
+        var scanner = RequestScanner()
+        #expect(feed(&scanner, "\r\n\n  ?POLL ;\n;;") == [.request(.poll)])
+    }
+
+    @Test("More than the limit without an end is overlong, and what follows is read afresh")
+    func overlong() {
+        var scanner = RequestScanner(limit: 16)
+        #expect(feed(&scanner, String(repeating: "x", count: 17)) == [.overlong])
+        #expect(feed(&scanner, "?POLL;") == [.request(.poll)])
+        var exact = RequestScanner(limit: 16)
+        #expect(feed(&exact, "?WATCH={\"a\":1};") == [.request(.invalid("Invalid WATCH: unknown attribute 'a'"))])
+    }
+}
+
+@Suite("Listen addresses")
+struct ListenAddressTests {
+    @Test("HOST:PORT, [IPv6]:PORT, :PORT and HOST alone", arguments: [
+        ("127.0.0.1:2947", ListenAddress(host: "127.0.0.1", port: 2947)),
+        ("0.0.0.0:3000", ListenAddress(host: "0.0.0.0", port: 3000)),
+        ("[::1]:2948", ListenAddress(host: "::1", port: 2948)),
+        ("[::]", ListenAddress(host: "::", port: 2947)),
+        (":0", ListenAddress(host: "127.0.0.1", port: 0)),
+        ("localhost", ListenAddress(host: "localhost", port: 2947)),
+    ])
+    func parses(_ text: String, _ expected: ListenAddress) {
+        #expect(ListenAddress(parsing: text) == expected)
+    }
+
+    @Test("Malformed addresses are refused", arguments: ["127.0.0.1:", "127.0.0.1:70000", "::1:2947", "[::1", "[::1]2947", "a b:1", "host:port"])
+    func refuses(_ text: String) {
+        #expect(ListenAddress(parsing: text) == nil)
+    }
+
+    @Test("IPv6 addresses print with brackets")
+    func prints() {
+        #expect(ListenAddress(host: "::1", port: 2947).description == "[::1]:2947")
+        #expect(ListenAddress.gpsdDefault.description == "127.0.0.1:2947")
+    }
+}

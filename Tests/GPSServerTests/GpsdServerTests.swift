@@ -1,0 +1,216 @@
+import Foundation
+@testable import GPSServer
+import GPSOutput
+import GPSTestSupport
+import Testing
+
+@Suite("gpsd-protocol server", .timeLimit(.minutes(1)))
+struct GpsdServerTests {
+    @Test("A client is greeted with VERSION; a watch gets DEVICES, then WATCH, then every report")
+    func watchFlow() async throws {
+        // Given a server whose device has delivered one epoch
+        let harness = try ServerHarness()
+        harness.server.publish(.status(.started))
+        for event in Sample.events(0..<1) { harness.server.publish(event) }
+        let client = try harness.client()
+
+        // When the client watches, then two more epochs arrive
+        let version = client.readLine()
+        client.send("?WATCH={\"enable\":true,\"json\":true};")
+        let replies = client.readLines(2)
+        let events = Sample.events(1..<3)
+        for event in events { harness.server.publish(event) }
+        let reports = client.readLines(events.count)
+
+        // Then
+        #expect(version?.hasPrefix("{\"class\":\"VERSION\",\"release\":\"gpsfix test\"") == true)
+        #expect(replies.count == 2 && replies[0].hasPrefix("{\"class\":\"DEVICES\",\"devices\":[{\"class\":\"DEVICE\",\"path\":\"/dev/ttyTEST\""), "\(replies)")
+        #expect(replies.last?.hasPrefix("{\"class\":\"WATCH\",\"enable\":true,\"json\":true,") == true)
+        // Each report is exactly what `gpsfix watch --json` prints, ended by CR LF.
+        let expected = events.map { event -> String in
+            var w = ByteWriter()
+            switch event {
+            case .fix(let f): GPSDJSON.tpv(f, device: "/dev/ttyTEST", into: &w)
+            case .sky(let s): GPSDJSON.sky(s, device: "/dev/ttyTEST", into: &w)
+            default: break
+            }
+            return String(decoding: w.bytes.dropLast(), as: UTF8.self)
+        }
+        #expect(reports == expected)
+        #expect(await harness.stop())
+    }
+
+    @Test("Only watchers get reports; NMEA watchers get the sentences and JSON watchers do not")
+    func policies() async throws {
+        let harness = try ServerHarness()
+        let idle = try harness.client()
+        _ = idle.readLine()
+        let json = try harness.watcher()
+        let nmea = try harness.watcher("{\"enable\":true,\"nmea\":true}")
+        let sentence = Sample.epoch(0)[0]
+
+        harness.server.publish(.sentence(sentence))
+        harness.server.publish(.fix(Sample.fix))
+
+        #expect(nmea.readLine() == sentence)
+        let report = json.readLine()
+        #expect(report?.hasPrefix("{\"class\":\"DEVICE\"") == true, "the device's first data activates it: \(report ?? "nothing")")
+        #expect(json.readLine()?.hasPrefix("{\"class\":\"TPV\"") == true)
+        #expect(nmea.readLine(within: 0.3) == nil, "no JSON for an NMEA-only watcher")
+        #expect(idle.readLine(within: 0.3) == nil, "nothing for a client that does not watch")
+        #expect(await harness.stop())
+    }
+
+    @Test("An unplugged device is a DEVICE with activated 0; its return is a DEVICE with the time")
+    func deviceComesAndGoes() async throws {
+        let harness = try ServerHarness()
+        harness.server.publish(.fix(Sample.fix))
+        let client = try harness.watcher()
+
+        harness.server.publish(.status(.disconnected(reason: "unplugged")))
+        let gone = client.readLine()
+        client.send("?DEVICES;")
+        let listed = client.readLine()
+        harness.server.publish(.fix(Sample.fix))
+        let back = client.readLine()
+
+        #expect(gone == "{\"class\":\"DEVICE\",\"path\":\"/dev/ttyTEST\",\"activated\":0}")
+        #expect(listed == "{\"class\":\"DEVICES\",\"devices\":[]}")
+        let activated = try #require(back.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(activated["class"] as? String == "DEVICE")
+        #expect((activated["activated"] as? String)?.hasSuffix("Z") == true)
+        #expect(client.readLine()?.hasPrefix("{\"class\":\"TPV\"") == true)
+        #expect(await harness.stop())
+    }
+
+    @Test("?POLL answers with the last fix, without watching")
+    func poll() async throws {
+        let harness = try ServerHarness()
+        for event in Sample.events(0..<2) { harness.server.publish(event) }
+        let client = try harness.client()
+        _ = client.readLine()
+        try await Task.sleep(for: .milliseconds(50))
+
+        client.send("?POLL;\n")
+        let line = try #require(client.readLine())
+
+        let poll = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(poll["class"] as? String == "POLL")
+        #expect(poll["active"] as? Int == 1)
+        let tpv = try #require((poll["tpv"] as? [[String: Any]])?.first)
+        #expect(tpv["time"] as? String == "2019-04-12T12:00:01.000Z")
+        #expect((poll["sky"] as? [[String: Any]])?.first?["nSat"] as? Int == 5)
+        #expect(await harness.stop())
+    }
+
+    @Test("Junk gets an ERROR and the connection goes on; gpsd's requests still work after it")
+    func junk() async throws {
+        let harness = try ServerHarness()
+        let client = try harness.client()
+        _ = client.readLine()
+
+        var junk: [UInt8] = [0x00, 0xFF, 0xB5, 0x62, 0x01, 0x07, 0x0A]
+        client.send(bytes: &junk)
+        client.send("GET / HTTP/1.1\r\n?NONSENSE;?VERSION;")
+
+        let lines = client.readLines(4)
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines.prefix(3).allSatisfy { $0.hasPrefix("{\"class\":\"ERROR\",\"message\":\"Unrecognized request") }, "\(lines)")
+        #expect(lines.dropFirst(2).first?.contains("'?NONSENSE'") == true)
+        #expect(lines.last?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        #expect(await harness.stop())
+    }
+
+    @Test("An endless line gets an ERROR and is disconnected, and the server serves on")
+    func endlessLine() async throws {
+        let harness = try ServerHarness()
+        let client = try harness.client()
+        _ = client.readLine()
+
+        client.send(String(repeating: "?", count: 5000))
+
+        #expect(client.readLine()?.contains("Request too long") == true)
+        #expect(client.waitForClose(within: 2))
+        #expect(harness.log.contains("sent more than 1024 bytes without ending a request; disconnecting it"))
+        let next = try harness.client()
+        #expect(next.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        #expect(await harness.stop())
+    }
+
+    @Test("A client that says nothing is timed out; a quiet watcher is not")
+    func silentClient() async throws {
+        let harness = try ServerHarness(clientTimeout: 0.5)
+        let silent = try harness.client()
+        let watcher = try harness.watcher()
+
+        #expect(silent.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        #expect(silent.readLine(within: 3)?.contains("Timed out: no request") == true)
+        #expect(silent.waitForClose(within: 2))
+        harness.server.publish(.fix(Sample.fix))
+        #expect(watcher.readLines(2).last?.hasPrefix("{\"class\":\"TPV\"") == true, "the watcher is still served")
+        #expect(await harness.stop())
+    }
+
+    @Test("A watcher that stops reading has reports dropped, then is disconnected; the others get every report")
+    func stuckClient() async throws {
+        // Given a small per-client queue, a reader, and a watcher that never reads
+        let harness = try ServerHarness(clientTimeout: 1, queueLimit: 16 * 1024)
+        let stuck = try harness.client(receiveBuffer: 2048)
+        stuck.send("?WATCH={\"enable\":true};")
+        let reader = try harness.watcher()
+        _ = reader.readLine(within: 0.2)
+
+        // When 1000 reports (about 340 kB, far more than the stuck client's buffers and queue
+        // hold) are published at 2000 a second, a 200 Hz receiver's pace
+        let sky = Sample.events(0..<1).compactMap { if case .sky(let s) = $0 { s } else { nil } }[0]
+        let published = 1000
+        // The device's first data also brings a DEVICE line.
+        let received = Task.detached { reader.readLines(published + 1, within: 20) }
+        for _ in 0..<published {
+            harness.server.publish(.sky(sky))
+            usleep(500)
+        }
+        let lines = await received.value
+
+        // Then the reader has all of them, and the stuck client was dropped and cut off
+        #expect(lines.filter { $0.hasPrefix("{\"class\":\"SKY\"") }.count == published)
+        #expect(await waitUntil(.seconds(5)) { harness.log.contains("has read nothing for 1 s") })
+        #expect(harness.log.contains("is not reading; dropping reports for it"))
+        #expect(stuck.waitForClose(within: 5), "the stuck client was disconnected")
+        #expect(await harness.stop())
+    }
+
+    @Test("Past the client limit, a newcomer is told why and closed")
+    func tooMany() async throws {
+        let harness = try ServerHarness(maxClients: 2)
+        let a = try harness.client(), b = try harness.client()
+        _ = (a.readLine(), b.readLine())
+
+        let c = try harness.client()
+
+        #expect(c.readLine()?.contains("Too many clients (2)") == true)
+        #expect(c.waitForClose(within: 2))
+        #expect(await harness.stop())
+    }
+
+    @Test("A port in use is refused with what to do about it")
+    func portInUse() async throws {
+        let first = try ServerHarness()
+        let taken = ListenAddress(host: "127.0.0.1", port: first.port)
+
+        #expect(throws: ServerError.addressInUse(taken)) {
+            _ = try GpsdServer(configuration: ServerConfiguration(address: taken, release: "x"), device: DeviceDescription(path: "x")) { _ in }
+        }
+        #expect(ServerError.addressInUse(.gpsdDefault).description.contains("Is gpsd running?"))
+        #expect(await first.stop())
+    }
+
+    @Test("stop() ends the loop and closes every client")
+    func stopCloses() async throws {
+        let harness = try ServerHarness()
+        let client = try harness.watcher()
+
+        #expect(await harness.stop())
+        #expect(client.waitForClose(within: 2))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import GPSServer
+import GPSTestSupport
+import Synchronization
+
+/// A `GpsdServer` on a free loopback port, its loop on a thread of its own, its log kept.
+final class ServerHarness: Sendable {
+    let server: GpsdServer
+    let logs = LogLines()
+    private let ended = Eventually<Void>()
+
+    init(clientTimeout: Double = 15, queueLimit: Int = 256 * 1024, maxClients: Int = 200,
+         device: DeviceDescription = DeviceDescription(path: "/dev/ttyTEST", bps: 9600)) throws {
+        let configuration = ServerConfiguration(address: ListenAddress(host: "127.0.0.1", port: 0), release: "gpsfix test",
+                                                clientTimeout: clientTimeout, queueLimit: queueLimit, maxClients: maxClients)
+        let logs = self.logs
+        server = try GpsdServer(configuration: configuration, device: device) { line in logs.lines.withLock { $0.append(line) } }
+        let server = self.server, ended = self.ended
+        Thread.detachNewThread {
+            server.run()
+            ended.fulfill(())
+        }
+    }
+
+    var port: Int { server.address.port }
+
+    func client(receiveBuffer: Int32? = nil) throws -> LineClient {
+        try LineClient(port: port, receiveBuffer: receiveBuffer)
+    }
+
+    /// A client that has read VERSION and asked for `watch`, and read the DEVICES and WATCH replies.
+    func watcher(_ watch: String = "{\"enable\":true,\"json\":true}") throws -> LineClient {
+        let c = try client()
+        _ = c.readLine()
+        c.send("?WATCH=\(watch);\n")
+        _ = c.readLines(2)
+        return c
+    }
+
+    func stop() async -> Bool {
+        server.stop()
+        return await ended.value(within: .seconds(5)) != nil
+    }
+
+    var log: String { logs.lines.withLock { $0.joined(separator: "\n") } }
+}
+
+final class LogLines: Sendable {
+    let lines = Mutex<[String]>([])
+}
