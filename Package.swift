@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "GPSSourcesTests", dependencies: ["GPSSources", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSServerTests", dependencies: ["GPSServer", "GPSTestSupport"], swiftSettings: strict),
-        .testTarget(name: "GPSFixCLITests", dependencies: ["GPSFixCLI", "GPSSources", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSFixCLITests", dependencies: ["GPSFixCLI", "GPSLocation", "GPSSources", "GPSTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -91,7 +91,7 @@ struct ServerLoop {
             // A small send buffer keeps what the kernel holds per client small, so that a
             // client that stops reading shows up in its queue (bounded) rather than in memory
             // the server cannot see.
-            var size: Int32 = 64 * 1024
+            var size: Int32 = 16 * 1024
             setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             var on: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))

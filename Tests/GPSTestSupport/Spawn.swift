@@ -2,6 +2,7 @@ public import Glibc
 
 public struct SpawnError: Error, CustomStringConvertible {
     public let description: String
+    public init(description: String) { self.description = description }
 }
 
 /// Starts `args[0]` with an empty signal mask and default dispositions set explicitly (a

@@ -1,0 +1,104 @@
+import Foundation
+import GPSTestSupport
+import Synchronization
+import Testing
+
+/// `gpsfix serve` running as a separate process on a free loopback port; stopped by signal.
+final class ServeProcess: Sendable {
+    let process: Process
+    let port: Int
+    private let errors: Lines
+    private let exited = Eventually<Int32>()
+
+    final class Lines: Sendable {
+        let text = Mutex("")
+    }
+
+    /// Starts `gpsfix serve --listen 127.0.0.1:0 ARGS` and waits until it says where it listens.
+    init(_ arguments: [String], listen: String = "127.0.0.1:0") async throws {
+        let binary = try #require(GPSFixBinary.url)
+        process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--listen", listen] + arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let errors = Lines()
+        self.errors = errors
+        let exited = self.exited
+        process.terminationHandler = { exited.fulfill($0.terminationStatus) }
+        try process.run()
+        Thread.detachNewThread {
+            let handle = err.fileHandleForReading
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                errors.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+        }
+        let announced = await waitUntil(.seconds(10)) { errors.text.withLock { $0.contains("; Ctrl-C to stop") } }
+        let text = errors.text.withLock { $0 }
+        guard announced, let range = text.range(of: "serving gpsd's protocol on "),
+              let address = text[range.upperBound...].split(separator: " ").first,
+              let port = address.split(separator: ":").last.flatMap({ Int($0) }) else {
+            process.terminate()
+            throw SpawnError(description: "gpsfix serve did not start: \(text)")
+        }
+        self.port = port
+    }
+
+    var stderr: String { errors.text.withLock { $0 } }
+    var pid: Int32 { process.processIdentifier }
+
+    /// Sends `signal` and returns the exit status, or nil if it did not exit within `limit`.
+    func stop(_ signal: Int32 = SIGTERM, within limit: Duration = .seconds(5)) async -> Int32? {
+        kill(process.processIdentifier, signal)
+        return await exited.value(within: limit)
+    }
+
+    /// Resident memory in kB, from /proc.
+    var residentKB: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+}
+
+/// Runs a program to completion with a deadline; stdout and stderr as text.
+func runTool(_ path: String, _ arguments: [String], within limit: Duration = .seconds(20)) async throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    let exited = Eventually<Int32>()
+    process.terminationHandler = { exited.fulfill($0.terminationStatus) }
+    let outData = Eventually<Data>(), errData = Eventually<Data>()
+    try process.run()
+    Thread.detachNewThread { outData.fulfill(out.fileHandleForReading.readDataToEndOfFile()) }
+    Thread.detachNewThread { errData.fulfill(err.fileHandleForReading.readDataToEndOfFile()) }
+    guard let status = await exited.value(within: limit) else {
+        process.terminate()
+        throw SpawnError(description: "\(path) \(arguments.joined(separator: " ")) did not end within \(limit)")
+    }
+    let o = await outData.value(within: .seconds(5)) ?? Data()
+    let e = await errData.value(within: .seconds(5)) ?? Data()
+    return (status, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+enum ServeTools {
+    static let gpspipe = "/usr/bin/gpspipe"
+    static let cgps = "/usr/bin/cgps"
+    static let tmux = "/usr/bin/tmux"
+    /// Debian's python3-gps is installed for the system Python, not for a pyenv on PATH.
+    static let python = "/usr/bin/python3"
+
+    static func has(_ tool: String) -> Bool { access(tool, X_OK) == 0 }
+
+    static var pythonGPS: Bool { has(python) && access("/usr/lib/python3/dist-packages/gps/__init__.py", R_OK) == 0 }
+}
