@@ -5,12 +5,25 @@ import GPSSources
 import Synchronization
 
 /// `gpsfix record FILE`: a receiver's bytes, exactly as read, into a gpsfake-format capture.
+/// `gpsfix record --gpx FILE`: any source's fixes, as a GPX track.
 struct RecordCommand {
     let args: ParsedArguments
     let terminal: Terminal
 
     func run() throws -> Int32 {
-        guard let file = args.positionals.first else { throw UsageError(message: "name the file to record into") }
+        if let gpx = args["--gpx"] {
+            guard args.positionals.isEmpty else {
+                throw UsageError(message: "record writes one file: FILE for a raw capture, or --gpx FILE for a GPX track, not both")
+            }
+            return try recordGPX(into: gpx)
+        }
+        guard let file = args.positionals.first else {
+            throw UsageError(message: "name the file to record into: FILE for a raw capture, or --gpx FILE for a GPX track")
+        }
+        // A raw capture is a receiver's own bytes: gpsd and a replay have none to give.
+        for option in ["--replay", "--gpsd", "--speed", "--loop"] where args[option] != nil || args.has(option) {
+            throw UsageError(message: "\(option) needs --gpx: a raw capture records a receiver's bytes (--device); 'record --gpx FILE \(option) …' records any source's fixes as a track")
+        }
         let manager = try SourceOptions.serial(args)
         let device = DeviceDiscovery.device(at: manager.path)
         var fields: [(key: String, value: String)] = [("Name", "gpsfix record"), ("Device", manager.path)]
@@ -52,6 +65,57 @@ struct RecordCommand {
         return 0
     }
 }
+
+extension RecordCommand {
+    /// `record --gpx FILE`: each point on disk as it comes; the document closed at the end of a
+    /// replay, on Ctrl-C or SIGTERM, or when the source fails.
+    private func recordGPX(into file: String) throws -> Int32 {
+        let speed = try SourceOptions.speed(args, default: .factor(1))
+        let manager = try SourceOptions.manager(args, defaultSpeed: speed)
+        let source = manager.sourceDescription
+        let writer = try GPXFileWriter(path: file, source: source, overwrite: args.has("--force"))
+        let service = LocationService(manager: manager)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<LocationEvent?>(nil)
+        let failure = Mutex<LocationError?>(nil)
+        let note = UncheckedBox(terminal)
+        service.subscribe { event in
+            if case .status(let status) = event, let text = describe(status, source: source) { note.value.note("gpsfix: " + text) }
+            do throws(LocationError) {
+                try writer.write(event)
+            } catch {
+                // The disk is full or gone: nothing more can be kept, so stop.
+                failure.withLock { $0 = $0 ?? error }
+                service.stop()
+            }
+            if event.isTerminal {
+                outcome.withLock { $0 = $0 ?? event }
+                done.signal()
+            }
+        }
+        terminal.note("gpsfix: recording \(source) as a GPX track into \(file); Ctrl-C to stop")
+        let interrupts = Interrupts { _ in service.stop() }
+        withExtendedLifetime(service) { done.wait() }
+        interrupts.cancel()
+        let end = outcome.withLock { $0 }
+        if case .error? = end, writer.points == 0 {
+            writer.discard()
+        } else {
+            do throws(LocationError) {
+                try writer.finish()
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+            }
+            terminal.note("gpsfix: \(count(writer.points, "point")) in \(count(writer.segments, "segment")) recorded in \(file)")
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        if case .error(let error)? = end { throw error }
+        return 0
+    }
+}
+
+/// "1 point", "2 points".
+private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
 /// `2026-11-30T06:10:00Z`, for capture headers.
 func utcNow() -> String {

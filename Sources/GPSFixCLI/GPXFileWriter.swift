@@ -1,0 +1,81 @@
+import Glibc
+import GPSLocation
+import GPSOutput
+import Synchronization
+
+/// `gpsfix record --gpx FILE`: a GPX track written to disk as it grows.
+///
+/// Every point goes to the file in one unbuffered write(2) as it arrives, so a SIGKILL or a
+/// power cut loses at most the closing tags; `finish` writes them, and the file is then a
+/// complete GPX document. Thread-safe: points come from the source's thread, `finish` from the
+/// main thread, possibly while an interrupted source is still handing over its last event.
+final class GPXFileWriter: Sendable {
+    let path: String
+    private let file: CaptureWriter
+    private let state: Mutex<State>
+
+    private struct State: ~Copyable {
+        var track = GPXTrack()
+        /// One point's bytes at a time: reused, never more than the point in hand.
+        var buffer = ByteWriter(capacity: 512)
+    }
+
+    /// Creates the file (refusing an existing one unless `overwrite`) and writes the document's
+    /// beginning, naming `source` as the track's source.
+    init(path: String, source: String, overwrite: Bool) throws(LocationError) {
+        // With an empty header, a CaptureWriter is exactly the file this needs: created
+        // exclusively unless overwriting, written unbuffered, with errors a person can act on.
+        file = try CaptureWriter(path: path, header: CaptureHeader(fields: []), overwrite: overwrite)
+        self.path = path
+        state = Mutex(State())
+        try state.withLock { (s: inout State) throws(LocationError) in
+            s.track.start(source: source, into: &s.buffer)
+            try flush(&s.buffer)
+        }
+    }
+
+    /// Writes what `event` adds to the track (a point, or the end of a segment); returns
+    /// whether it was a point. Nothing is written once the document is finished.
+    @discardableResult
+    func write(_ event: LocationEvent) throws(LocationError) -> Bool {
+        try state.withLock { (s: inout State) throws(LocationError) -> Bool in
+            let wrote = s.track.record(event, into: &s.buffer)
+            try flush(&s.buffer)
+            return wrote
+        }
+    }
+
+    /// Closes the open segment and the document, and the file. Later calls do nothing.
+    func finish() throws(LocationError) {
+        try state.withLock { (s: inout State) throws(LocationError) in
+            guard !s.track.isFinished else { return }
+            s.track.finish(into: &s.buffer)
+            defer { file.close() }
+            try flush(&s.buffer)
+        }
+    }
+
+    /// Removes the file: for a run that failed before it recorded anything worth keeping, so
+    /// that running again after fixing the mistake needs no --force.
+    func discard() {
+        file.close()
+        unlink(path)
+    }
+
+    var points: Int { state.withLock { $0.track.points } }
+    var segments: Int { state.withLock { $0.track.segments } }
+
+    private func flush(_ buffer: inout ByteWriter) throws(LocationError) {
+        guard !buffer.isEmpty else { return }
+        let failure = buffer.withUnsafeBytes { bytes -> LocationError? in
+            do throws(LocationError) {
+                try file.write(bytes)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        buffer.removeAll()
+        if let failure { throw failure }
+    }
+}
