@@ -50,7 +50,7 @@ enum Commands {
             .flag("--nmea", "Pass the sentences through unchanged (those with a good checksum), as 'gpspipe -r' does."),
             .flag("--gpx", "Write a GPX 1.1 track of the fixes to stdout, closed properly on Ctrl-C."),
             .flag("--view", "Show the live terminal view (the default when stdout is a terminal)."),
-            .value("-n", "N", "Stop after N reports (lines), as 'gpspipe -n' does."),
+            .value("-n", "N", "Stop after N reports (lines; with --gpx, track points), as 'gpspipe -n' does."),
             .flag("-t", "Prefix each line with the UTC time it was written, as 'gpspipe -t' does."),
         ],
         positionals: 0,

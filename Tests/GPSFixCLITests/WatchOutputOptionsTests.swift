@@ -66,3 +66,14 @@ struct WatchOutputOptionsTests {
         }
     }
 }
+
+@Suite("gpsfix watch: output combinations", .enabled(if: GPSFixBinary.isAvailable), .timeLimit(.minutes(1)))
+struct WatchOutputCombinationTests {
+    @Test("-t applies to lines only: with --gpx or --view it is a usage error", arguments: ["--gpx", "--view"])
+    func timestampsNeedLines(_ output: String) async throws {
+        let dir = try TemporaryDirectory()
+        let result = try #require(await gpsfix("watch", "--replay", try dir.drive(), output, "-t"))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("-t stamps lines"))
+    }
+}

@@ -14,6 +14,9 @@ struct WatchCommand {
         guard formats.count <= 1 else {
             throw UsageError(message: "\(formats.joined(separator: " and ")) are different outputs: choose one")
         }
+        if args.has("-t") && (args.has("--gpx") || args.has("--view")) {
+            throw UsageError(message: "-t stamps lines of text, JSON or NMEA; it does not apply to --gpx or --view")
+        }
         let limit = try SourceOptions.count(args, "-n")
         let speed = try SourceOptions.speed(args, default: .factor(1))
         let nmea = args.has("--nmea")
