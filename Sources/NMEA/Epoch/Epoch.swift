@@ -14,6 +14,8 @@ struct Epoch {
     var pubxMode: FixMode?
 
     var coordinate: Coordinate?
+    /// Whether `coordinate` came from a GGA (see `offer`).
+    var coordinateFromGGA = false
     var altitude: Double?
     var geoidSeparation: Double?
     var ellipsoidalAltitude: Double?
@@ -100,9 +102,19 @@ struct Epoch {
 
     /// The latest valid position of the cycle wins, as in gpsd: some receivers (a B&G Zeus
     /// among gpsd's captures) send a GLL that differs from the GGA before it, and the later
-    /// sentence is the receiver's latest word.
-    mutating func offer(_ c: Coordinate?) {
-        if let c { coordinate = c }
+    /// sentence is the receiver's latest word. A GGA is the exception: a chartplotter relays
+    /// its GGA from an older solution than the RMC and GLL it sends in the same second, and
+    /// gpsd, which reports on RMC and GLL, never shows that GGA's position. So a GGA position
+    /// that disagrees with an RMC/GLL/GNS position of its epoch gives way; one that agrees
+    /// within rounding still lends its finer resolution.
+    mutating func offer(_ c: Coordinate?, fromGGA: Bool = false) {
+        guard let c else { return }
+        if fromGGA, let current = coordinate, !coordinateFromGGA {
+            let rounding = max(current.resolution ?? 0, c.resolution ?? 0) * 111_195
+            guard current.distance(to: c) <= rounding, (c.resolution ?? 1) < (current.resolution ?? 1) else { return }
+        }
+        coordinate = c
+        coordinateFromGGA = fromGGA
     }
 
     mutating func offer(_ q: FixQuality?) {

@@ -84,6 +84,12 @@ public struct EpochAssembler: Sendable {
         if contradictsEpochPosition(facts) {
             // Two sources in one stream (a chartplotter relaying its GPS's GGA and GLL beside its
             // own RMC): report the earlier statement as it stood rather than overwrite it.
+            // Its GGA comes a second off, so the earlier statement has no altitude of its own;
+            // the altitude the receiver gave just before is its latest word on it.
+            if epoch.altitude == nil, let last = previous, last.altitude != nil {
+                epoch.altitude = last.altitude
+                epoch.geoidSeparation = epoch.geoidSeparation ?? last.geoidSeparation
+            }
             report(firedBy: nil, emit: emit)
             delivered = nil
             skyDelivered = false
@@ -180,8 +186,10 @@ public struct EpochAssembler: Sendable {
     @inline(__always)
     private func contradictsEpochPosition(_ f: borrowing Facts) -> Bool {
         guard delivered == nil, let current = epoch.coordinate, let next = f.position else { return false }
+        // A GGA neither splits an epoch nor is split from: its position gives way (`Epoch.offer`).
+        guard f.kind != .gga, !epoch.coordinateFromGGA else { return false }
         let resolution = max(current.resolution ?? 0, next.resolution ?? 0) * 111_195
-        return current.distance(to: next) > max(1.0, 3 * resolution)
+        return current.distance(to: next) > resolution
     }
 
     // MARK: - Deciding

@@ -17,7 +17,7 @@ extension GGA: EpochInput {
     func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
         if isValid {
             if claimsFix { epoch.validSignals += 1 }
-            epoch.offer(coordinate)
+            epoch.offer(coordinate, fromGGA: true)
             epoch.offer(quality)
             if let a = altitude { epoch.altitude = a }
             if let g = geoidSeparation { epoch.geoidSeparation = g }
