@@ -22,6 +22,7 @@ struct GPSFixBinaryTests {
         #expect(result.stdout.contains("  fix      Print the first fix and exit"))
         #expect(result.stdout.contains("  record   Record a receiver's output"))
         #expect(result.stdout.contains("  devices  List serial ports"))
+        #expect(result.stdout.contains("  serve    Serve fixes to gpsd clients"))
         #expect(result.stderr.isEmpty)
     }
 
@@ -325,7 +326,7 @@ struct GPSFixBinaryTests {
         let result = try #require(await gpsfix("nonsense"))
         #expect(result.status == 64, "\(result)")
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "gpsfix: unknown command 'nonsense'. Commands: fix, watch, record, devices; see 'gpsfix --help'.\n")
+        #expect(result.stderr == "gpsfix: unknown command 'nonsense'. Commands: fix, watch, record, serve, devices; see 'gpsfix --help'.\n")
     }
 
     @Test("A stray argument: exit 64", .timeLimit(.minutes(1)))

@@ -26,18 +26,22 @@ struct WatchCommand {
         let service = LocationService(manager: manager)
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<LocationEvent?>(nil)
-        let written = Mutex(0)
+        // The output is written by one thread at a time: the source's, or the one that stops
+        // it (Ctrl-C), which may deliver the end while the source is still mid-report. After
+        // the end, and once `finish` has begun, nothing more is written.
+        let gate = Mutex(Gate())
         let box = UncheckedBox(output)
 
         service.subscribe { event in
-            let count = box.value.write(event)
-            let reached = written.withLock { total in
-                total += count
-                return limit.map { total >= $0 } ?? false
+            let stop = gate.withLock { g -> Bool in
+                guard !g.closed else { return false }
+                g.written += box.value.write(event)
+                if event.isTerminal { g.closed = true }
+                return limit.map { g.written >= $0 } ?? false || box.value.failed
             }
-            if reached || box.value.failed { service.stop() }
+            if stop { service.stop() }
             if event.isTerminal {
-                outcome.withLock { $0 = event }
+                outcome.withLock { $0 = $0 ?? event }
                 done.signal()
             }
         }
@@ -47,6 +51,7 @@ struct WatchCommand {
         withExtendedLifetime(service) { done.wait() }
         interrupts.cancel()
         let end = outcome.withLock { $0 }
+        gate.withLock { $0.closed = true }
         output.finish(end)
         if case .error(let error)? = end { throw error }
         return 0
@@ -63,6 +68,11 @@ struct WatchCommand {
         }
         return LineOutput(.text, context: context, timestamps: timestamps)
     }
+}
+
+private struct Gate {
+    var written = 0
+    var closed = false
 }
 
 /// Hands a non-Sendable value to the one thread that uses it next. The caller guarantees
