@@ -1,0 +1,270 @@
+import GPSLocation
+
+/// The live view's picture: what the events so far have said, laid out as lines of text for
+/// a screen of a given size. No I/O and no clock of its own (the time comes in), so a test can
+/// check any frame.
+struct LiveView: Sendable {
+    /// What the source is: a device path, "gpsd at …", a capture path.
+    let source: String
+    /// Block and box-drawing characters; plain ASCII where the terminal's locale is not UTF-8.
+    let unicode: Bool
+
+    private(set) var fix: Fix?
+    /// When the last fix arrived, in seconds on the caller's clock. Its age counts from here,
+    /// not from the fix's own time: a replayed fix is years old, a receiver's clock is not ours.
+    private(set) var fixArrival: Double?
+    private(set) var sky: SkyView?
+    private(set) var status: SourceStatus?
+    private(set) var failure: LocationError?
+    private(set) var fixes = 0
+    private(set) var skyViews = 0
+    /// What the engine counted, when the source shares it (a gpsd source does not).
+    private(set) var tally: Tally?
+
+    init(source: String, unicode: Bool) {
+        self.source = source
+        self.unicode = unicode
+    }
+
+    /// The engine's counts as the view shows them.
+    struct Tally: Equatable, Sendable {
+        /// Sentences that passed their checksum, of every type.
+        var sentences: Int
+        var badChecksums: Int
+        /// Malformed, cut off, or too long to be a sentence.
+        var otherErrors: Int
+
+        init(sentences: Int, badChecksums: Int, otherErrors: Int) {
+            self.sentences = sentences
+            self.badChecksums = badChecksums
+            self.otherErrors = otherErrors
+        }
+
+        init(_ s: Statistics) {
+            self.init(sentences: s.sentences.decoded + s.sentences.unknown,
+                      badChecksums: s.sentences.badChecksum,
+                      otherErrors: s.sentences.malformed + s.framing.truncated + s.framing.overlong)
+        }
+    }
+
+    /// Takes in one event that arrived at `time` (seconds, the same clock as `lines(now:)`).
+    mutating func apply(_ event: LocationEvent, at time: Double) {
+        switch event {
+        case .fix(let f):
+            fix = f
+            fixArrival = time
+            fixes += 1
+        case .sky(let s):
+            sky = s
+            skyViews += 1
+        case .status(let s):
+            status = s
+            // The run's own count is complete; a snapshot taken earlier would not be.
+            if case .finished(let statistics) = s { tally = Tally(statistics) }
+        case .error(let e):
+            failure = e
+        case .sentence:
+            break
+        }
+    }
+
+    /// The engine's running counts, as the source last shared them. Once the run's own total
+    /// has come (`.finished`), it stands: a snapshot may be a moment older.
+    mutating func update(_ counted: Statistics) {
+        if case .finished? = status { return }
+        tally = Tally(counted)
+    }
+
+    // MARK: - The frame
+
+    /// The frame for a screen `width` columns wide and `height` rows high, at `now`. Never more
+    /// rows than `height` nor a row longer than `width`: the sky table gives way first.
+    func lines(now: Double, width: Int, height: Int) -> [String] {
+        guard width > 0, height > 0 else { return [] }
+        let top = title(width: width) + [rule(width), ""] + fixLines(now: now) + [""]
+        let skyHead = skyHeading()
+        let table = skyRows()
+        var rows = table.map(\.text)
+        let bottom = ["", counters()]
+        let room = height - top.count - skyHead.count - bottom.count
+        if rows.count > room {
+            // Cut the table, and say by how much, rather than push the counters off screen.
+            let kept = max(0, room - 1)
+            let hidden = table[kept...].filter(\.isSatellite).count
+            rows = Array(rows[..<kept]) + (room >= 1 ? ["  … \(hidden) more satellites (a taller window shows them)"] : [])
+        }
+        return (top + skyHead + rows + bottom).prefix(height).map { LiveViewText.truncate(plain($0), width) }
+    }
+
+    /// The source on the left, what it is doing on the right.
+    private func title(width: Int) -> [String] {
+        let left = "gpsfix watch  " + source
+        let right = statusText
+        let gap = width - left.count - right.count
+        return [gap >= 2 ? left + String(repeating: " ", count: gap) + right : left + "  " + right]
+    }
+
+    /// What the source is doing, in the words of someone watching it.
+    var statusText: String {
+        if let failure { return "failed: \(failure)" }
+        let gpsd = source.hasPrefix("gpsd ")
+        switch status {
+        case .disconnected?:
+            return gpsd ? "gpsd went away — waiting" : "device unplugged — waiting"
+        case .reconnecting(let attempt)?:
+            return gpsd ? "gpsd reconnecting (attempt \(attempt))" : "device unplugged — waiting (attempt \(attempt))"
+        case .stale(let seconds)?:
+            return "nothing received for \(Int(seconds)) s"
+        case .finished?:
+            return "end of capture"
+        case .stopped?:
+            return "stopped"
+        case .started?, .streaming?, nil:
+            guard let fix, fix.hasFix, fix.coordinate != nil else { return "waiting for fix" }
+            return "\(LiveViewText.mode(fix.mode)) fix"
+        }
+    }
+
+    private func rule(_ width: Int) -> String {
+        String(repeating: unicode ? "─" : "-", count: width)
+    }
+
+    // MARK: - The fix
+
+    private static let labelWidth = 11
+
+    private func row(_ label: String, _ value: String) -> String {
+        LiveViewText.pad(label, Self.labelWidth) + value
+    }
+
+    private func fixLines(now: Double) -> [String] {
+        let dash = "—"
+        guard let fix else {
+            return [row("Time", dash), row("Position", "waiting for fix")]
+                + ["Altitude", "Speed", "Fix", "DOP", "Accuracy"].map { row($0, dash) }
+        }
+        let T = LiveViewText.self
+        var time = fix.timestamp.map(T.time) ?? dash
+        if let fixArrival { time += "   age " + T.age(now - fixArrival) }
+
+        var position = "no fix"
+        if fix.hasFix, let c = fix.coordinate {
+            position = T.decimal(c.latitude.magnitude, 7) + (c.latitude < 0 ? " S   " : " N   ")
+                + T.decimal(c.longitude.magnitude, 7) + (c.longitude < 0 ? " W" : " E")
+        }
+
+        var altitude = (fix.altitude.map { T.decimal($0, 1) + " m" } ?? dash) + " MSL   "
+            + (fix.ellipsoidalAltitude.map { T.decimal($0, 1) + " m" } ?? dash) + " ellipsoidal"
+        if let g = fix.geoidSeparation { altitude += "   geoid " + T.decimal(g, 1) + " m" }
+
+        var speed = fix.speed.map { T.decimal($0, 2) + " m/s (" + T.decimal($0 * 3.6, 1) + " km/h)" } ?? dash
+        speed += "   course " + (fix.course.map { T.decimal($0, 1) + degree + " " + T.compassPoint($0) } ?? dash)
+        if let climb = fix.climb { speed += "   climb " + (climb > 0 ? "+" : "") + T.decimal(climb, 2) + " m/s" }
+
+        var mode = T.mode(fix.mode)
+        if let q = fix.quality { mode += "   " + q.name }
+        mode += "   " + (fix.satellitesUsed.map { "\($0) satellites used" } ?? "satellites used —")
+
+        let dop = fix.dop.position == nil && fix.dop.horizontal == nil ? (sky?.dop ?? fix.dop) : fix.dop
+        func d(_ name: String, _ value: Double?) -> String { name + " " + (value.map { T.decimal($0, 1) } ?? dash) }
+        let dops = [d("PDOP", dop.position), d("HDOP", dop.horizontal), d("VDOP", dop.vertical), d("TDOP", dop.time)]
+            .joined(separator: "   ")
+
+        func plusMinus(_ value: Double?) -> String { value.map { "±" + T.decimal($0, 1) + " m" } ?? dash }
+        var accuracy = "horizontal " + plusMinus(fix.horizontalAccuracy) + "   vertical " + plusMinus(fix.verticalAccuracy)
+        if let epe = fix.sphericalError { accuracy += "   EPE " + T.decimal(epe, 1) + " m" }
+
+        return [
+            row("Time", time),
+            row("Position", position),
+            row("Altitude", altitude),
+            row("Speed", speed),
+            row("Fix", mode),
+            row("DOP", dops),
+            row("Accuracy", accuracy),
+        ]
+    }
+
+    private var degree: String { unicode ? "°" : "" }
+
+    // MARK: - The sky
+
+    private static let barCells = 20
+    /// dB-Hz that fills the bar: a strong signal under an open sky.
+    private static let fullScale = 50.0
+
+    private func skyHeading() -> [String] {
+        guard let sky, !sky.satellites.isEmpty else {
+            return [row("Sky", sky == nil ? "no satellites reported yet" : "no satellites in view")]
+        }
+        let header = "  " + LiveViewText.pad("Sat", 6) + LiveViewText.pad("Elev", 6, right: true)
+            + LiveViewText.pad("Azim", 7, right: true) + LiveViewText.pad("SNR", 6, right: true) + "  "
+            + LiveViewText.pad("Signal (dB-Hz)", Self.barCells) + "  Used"
+        return [row("Sky", "\(sky.satellites.count) satellites in view, \(sky.satellitesUsed) used"), header]
+    }
+
+    /// A heading per constellation, then its satellites in number order.
+    private func skyRows() -> [(text: String, isSatellite: Bool)] {
+        guard let sky else { return [] }
+        var rows: [(text: String, isSatellite: Bool)] = []
+        var i = 0
+        let all = sky.satellites
+        while i < all.count {
+            let constellation = all[i].id.constellation
+            var end = i
+            while end < all.count && all[end].id.constellation == constellation { end += 1 }
+            let group = all[i..<end]
+            let used = group.reduce(0) { $0 + ($1.used ? 1 : 0) }
+            rows.append((" " + constellation.name + "  \(group.count) in view, \(used) used", false))
+            rows += group.map { (satelliteRow($0), true) }
+            i = end
+        }
+        return rows
+    }
+
+    private func satelliteRow(_ s: Satellite) -> String {
+        let T = LiveViewText.self
+        let dash = "—"
+        let elevation = s.elevation.map { T.decimal($0, 0) + degree } ?? dash
+        let azimuth = s.azimuth.map { T.decimal($0, 0) + degree } ?? dash
+        let snr = s.snr.map { T.decimal($0, 0) } ?? dash
+        return "  " + T.pad(T.satellite(s.id), 6) + T.pad(elevation, 6, right: true) + T.pad(azimuth, 7, right: true)
+            + T.pad(snr, 6, right: true) + "  " + T.pad(bar(s.snr), Self.barCells) + "  "
+            + (s.used ? (unicode ? "  ✓" : "  *") : "")
+    }
+
+    /// The signal as a bar of `barCells` cells, to an eighth of a cell where blocks allow.
+    func bar(_ snr: Double?) -> String {
+        guard let snr, snr.isFinite, snr > 0 else { return "" }
+        let cells = min(snr / Self.fullScale, 1) * Double(Self.barCells)
+        guard unicode else { return String(repeating: "#", count: Int(cells.rounded())) }
+        let eighths = Int((cells * 8).rounded())
+        let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+        return String(repeating: "█", count: eighths / 8) + partial[eighths % 8]
+    }
+
+    // MARK: - Counters
+
+    private func counters() -> String {
+        let dash = "—"
+        let sentences = tally.map { "\($0.sentences)" } ?? dash
+        let bad = tally.map { "\($0.badChecksums)" } ?? dash
+        let other = tally.map { "\($0.otherErrors)" } ?? dash
+        return "Sentences \(sentences)   bad checksums \(bad)   other errors \(other)   fixes \(fixes)   sky views \(skyViews)"
+    }
+
+    /// The few non-ASCII characters written as ASCII where the terminal cannot show them.
+    private func plain(_ line: String) -> String {
+        guard !unicode else { return line }
+        var out = ""
+        for c in line {
+            switch c {
+            case "—": out += "-"
+            case "±": out += "+/-"
+            case "…": out += "..."
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
