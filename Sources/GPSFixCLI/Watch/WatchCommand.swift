@@ -22,7 +22,7 @@ struct WatchCommand {
         let nmea = args.has("--nmea")
         let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: nmea)
         let context = WatchContext(terminal: terminal, source: manager.sourceDescription, paced: speed != .maximum)
-        let output = try makeOutput(context)
+        let output = try makeOutput(context, manager: manager)
         let service = LocationService(manager: manager)
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<LocationEvent?>(nil)
@@ -57,14 +57,15 @@ struct WatchCommand {
         return 0
     }
 
-    private func makeOutput(_ context: WatchContext) throws -> any WatchOutput {
+    private func makeOutput(_ context: WatchContext, manager: any LocationManagerInterface) throws -> any WatchOutput {
         let timestamps = args.has("-t")
         if args.has("--json") { return LineOutput(.json, context: context, timestamps: timestamps) }
         if args.has("--nmea") { return LineOutput(.nmea, context: context, timestamps: timestamps) }
         if args.has("--gpx") { return try GPXOutput(context: context) }
         // A person at a terminal gets the live view; a pipe or a file gets lines.
         if args.has("--view") || (isatty(terminal.out.fd) == 1 && !timestamps) {
-            return try LiveViewOutput(context: context)
+            // The view shows the source's running counts (sentences, bad checksums) as they grow.
+            return try LiveViewOutput(context: context, statistics: { [manager] in manager.statistics })
         }
         return LineOutput(.text, context: context, timestamps: timestamps)
     }
