@@ -172,9 +172,9 @@ struct SourceOptionsTests {
 
 @Suite("Commands")
 struct CommandsTests {
-    @Test("The table names fix, watch, record and devices")
+    @Test("The table names fix, watch, record, serve and devices")
     func table() {
-        #expect(Commands.all.map(\.name) == ["fix", "watch", "record", "devices"])
+        #expect(Commands.all.map(\.name) == ["fix", "watch", "record", "serve", "devices"])
         #expect(Commands.named("watch")?.name == "watch")
         #expect(Commands.named("nonsense") == nil)
     }
