@@ -16,6 +16,7 @@ static const uint64_t cgps_satellite_set = SATELLITE_SET;
 static const uint64_t cgps_mode_set = MODE_SET;
 static const uint64_t cgps_latlon_set = LATLON_SET;
 static const unsigned int cgps_watch_enable_json = WATCH_ENABLE | WATCH_JSON;
+static const unsigned int cgps_watch_enable_json_nmea = WATCH_ENABLE | WATCH_JSON | WATCH_NMEA;
 static const int cgps_max_channels = MAXCHANNELS;
 
 #endif

@@ -10,7 +10,7 @@ enum SourceOptions {
         }
         if let address = args["--gpsd"] {
             let (host, port) = try gpsdAddress(address)
-            return GpsdManager(host: host, port: port)
+            return GpsdManager(host: host, port: port, forwardsSentences: forwardsSentences)
         }
         if let path = args["--replay"] {
             return ReplayManager(path: path, speed: try speed(args, default: defaultSpeed), loop: args.has("--loop"), forwardsSentences: forwardsSentences)

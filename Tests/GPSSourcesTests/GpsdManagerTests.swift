@@ -24,7 +24,7 @@ struct GpsdManagerTests {
         }
     }
 
-    func connected(watchdog: Double, reconnect: Bool) async throws -> Session {
+    func connected(watchdog: Double, reconnect: Bool, forwardsSentences: Bool = false) async throws -> Session {
         let directory = try TemporaryDirectory()
         let rig = try GpsdRig(directory: directory.path)
         do {
@@ -33,7 +33,7 @@ struct GpsdManagerTests {
             rig.tearDown()
             throw error
         }
-        let manager = GpsdManager(port: rig.port, watchdog: watchdog, reconnect: reconnect)
+        let manager = GpsdManager(port: rig.port, watchdog: watchdog, reconnect: reconnect, forwardsSentences: forwardsSentences)
         return Session(directory: directory, rig: rig, manager: manager, delegate: await start(manager))
     }
 
@@ -89,6 +89,35 @@ struct GpsdManagerTests {
         }
         #expect(delegate.events.contains { $0.sky.map { !$0.satellites.isEmpty } ?? false })
         #expect(delegate.errors.isEmpty)
+    }
+
+    @Test("Asked to, it passes on gpsd's copy of the sentences, unchanged, beside the fixes",
+          .timeLimit(.minutes(1)))
+    func sentencesPassedOn() async throws {
+        // Given a manager that forwards sentences, and one that does not
+        let session = try await connected(watchdog: 30, reconnect: false, forwardsSentences: true)
+        defer { session.end() }
+        let quiet = GpsdManager(port: session.rig.port, watchdog: 30, reconnect: false)
+        let quietDelegate = await start(quiet)
+        defer { quiet.stopUpdatingLocation() }
+
+        // When five epochs are written into gpsd's pty
+        let written = SerialCapture.bytes(epochs: 5)
+        for second in 0..<5 {
+            session.rig.write(SerialCapture.bytes(epochs: 1, from: second))
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        let lines = String(decoding: written, as: UTF8.self).split(separator: "\r\n").map(String.init)
+        _ = await waitUntil(.seconds(5)) { session.delegate.events.contains { $0 == .sentence(lines.last!) } }
+
+        // Then every sentence came through as written, in order, and fixes still came
+        let sentences = session.delegate.events.compactMap { if case .sentence(let s) = $0 { s } else { nil } }
+        // gpsd passes sentences on once it has recognised the stream (here from the third
+        // epoch); from then on, each one as written and in order.
+        #expect(sentences.count >= lines.count - 2 * 5, "\(sentences.count) of \(lines.count)")
+        #expect(Array(lines.suffix(sentences.count)) == sentences)
+        #expect(!session.delegate.fixes.isEmpty)
+        #expect(!quietDelegate.events.contains { if case .sentence = $0 { true } else { false } }, "not asked, not sent")
     }
 
     /// The project's own captures, cut into epochs at each RMC (where their cycles begin).

@@ -20,6 +20,9 @@ public final class GpsdManager: LocationManagerInterface {
     public let watchdog: Double
     /// Whether to reconnect after gpsd went away, once it had been reached.
     public let reconnect: Bool
+    /// Whether to ask gpsd for the receiver's sentences too ("nmea" in the watch) and pass
+    /// them on through `didReceiveSentence`, for `--nmea` and for `serve`'s NMEA watchers.
+    public let forwardsSentences: Bool
 
     let relay = DelegateRelay()
     private let runs = Mutex<Run?>(nil)
@@ -31,11 +34,13 @@ public final class GpsdManager: LocationManagerInterface {
         var isStopped: Bool { stopped.load(ordering: .acquiring) }
     }
 
-    public init(host: String = "127.0.0.1", port: Int = 2947, watchdog: Double = 5, reconnect: Bool = true) {
+    public init(host: String = "127.0.0.1", port: Int = 2947, watchdog: Double = 5, reconnect: Bool = true,
+                forwardsSentences: Bool = false) {
         self.host = host
         self.port = port
         self.watchdog = watchdog
         self.reconnect = reconnect
+        self.forwardsSentences = forwardsSentences
     }
 
     public var delegate: (any LocationManagerDelegate)? {
@@ -80,16 +85,23 @@ private final class GpsdSession {
     let manager: GpsdManager
     let run: GpsdManager.Run
     let data: UnsafeMutablePointer<gps_data_t>
+    /// Where gps_read copies the line it read, to pass sentences on; nil when not wanted.
+    let message: UnsafeMutablePointer<CChar>?
+    static let messageCapacity: Int32 = 1024
 
     init(manager: GpsdManager, run: GpsdManager.Run) {
         self.manager = manager
         self.run = run
+        message = manager.forwardsSentences ? .allocate(capacity: Int(Self.messageCapacity)) : nil
         data = .allocate(capacity: 1)
         // Zeroed in place, never assigned a value (that would be a copy of 24 KB).
         UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
     }
 
-    deinit { data.deallocate() }
+    deinit {
+        data.deallocate()
+        message?.deallocate()
+    }
 
     enum End {
         case stopped
@@ -126,7 +138,8 @@ private final class GpsdSession {
             let code = errno
             return String(cString: gps_errstr(code))
         }
-        if gps_stream(data, cgps_watch_enable_json, nil) != 0 {
+        let watch = manager.forwardsSentences ? cgps_watch_enable_json_nmea : cgps_watch_enable_json
+        if gps_stream(data, watch, nil) != 0 {
             let code = errno
             gps_close(data)
             return "could not ask it for reports: \(String(cString: gps_errstr(code)))"
@@ -161,10 +174,14 @@ private final class GpsdSession {
             if run.isStopped { return .stopped }
             if gps_waiting(data, Self.waitSlice) {
                 GpsdFields.clearMask(data)
-                if gps_read(data, nil, 0) == -1 {
+                if gps_read(data, message, message == nil ? 0 : Self.messageCapacity) == -1 {
                     return .lost(reason: "gpsd closed the connection")
                 }
                 lastReport = now()
+                if let sentence = sentence() {
+                    notify { $0.locationManager(manager, didReceiveSentence: sentence) }
+                    continue
+                }
                 guard let report = GpsdFields.report(data) else { continue }
                 // Streaming again once positions or satellites flow, not at gpsd's greeting.
                 if waitingForData {
@@ -179,6 +196,15 @@ private final class GpsdSession {
                 return .lost(reason: "gpsd went silent (nothing for \(format(manager.watchdog)) s)")
             }
         }
+    }
+
+    /// The line just read, when it is a sentence (gpsd passes them on as received, each a
+    /// line of its own between the JSON reports), without its line ending.
+    private func sentence() -> String? {
+        guard let message, message[0] == 0x24 || message[0] == 0x21 else { return nil }
+        var line = String(cString: message)
+        while let last = line.utf8.last, last == 0x0A || last == 0x0D { line.removeLast() }
+        return line
     }
 
     /// Sleeps `seconds` in short slices; true when the run was stopped meanwhile.
