@@ -22,6 +22,9 @@ public struct EpochAssembler: Sendable {
     private var lastSignature: Signature?
     private var firedBy: Signature?
     private var delivered: Fix?
+    /// Whether a sentence has been merged since the epoch was last reported: if not, the
+    /// fix would come out the same, and building it again (a few hundred bytes) is wasted.
+    private var mergedSinceReport = false
     private var skyDelivered = false
     /// The date and time of the last dated epoch, to carry the date across cycles without one.
     private var lastDate: CalendarDate?
@@ -98,6 +101,7 @@ public struct EpochAssembler: Sendable {
         if epoch.time == nil, let t = facts.time { epoch.time = t }
         epoch.isEmpty = false
         sentence.merge(into: &epoch, talker: talker, key: key, statistics: &statistics)
+        mergedSinceReport = true
 
         // Only a set's last part can close a cycle; count sets, not parts.
         guard facts.closesSet else { return }
@@ -153,6 +157,11 @@ public struct EpochAssembler: Sendable {
 
     /// Reports the fix (unless already reported unchanged) and the sky (if it has news).
     private mutating func report(firedBy signature: Signature?, emit: (EngineEvent) -> Void) {
+        guard mergedSinceReport || delivered == nil else {
+            if signature != nil { firedBy = signature }
+            return
+        }
+        mergedSinceReport = false
         var fix = makeFix()
         if let delivered {
             // Climb was derived against the previous epoch when first reported; keep it.
