@@ -97,33 +97,70 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         appendDigits(value.magnitude, width: width, point: -1)
     }
 
+    /// "00" to "99": two digits per division, and a literal, so reading it needs no
+    /// lazy initialisation and no bounds check.
+    private static let pairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
     /// Writes `v` in decimal, at least `width` digits, with a `.` before the last `point`
     /// digits when `point` ≥ 0. Straight into the buffer: this is most of the JSON's bytes.
     @inline(__always)
     private mutating func appendDigits(_ value: UInt, width: Int, point: Int) {
-        var v = value
-        var digits = 1
-        var probe = v
-        while probe >= 10 {
-            probe /= 10
-            digits += 1
+        guard point > 0 else {
+            appendFixed(value, width: max(Self.digitCount(value), width))
+            return
         }
-        let total = max(digits, width)
-        let length = total + (point >= 0 ? 1 : 0)
-        reserve(length)
-        var p = base + count + length
-        var written = 0
-        while written < total {
-            if point >= 0 && written == point {
-                p -= 1
-                p.pointee = 0x2E
-            }
+        let unit = Self.powerOfTen(point)
+        let whole = value / unit
+        appendFixed(whole, width: max(Self.digitCount(whole), width - point))
+        reserve(1)
+        (base + count).pointee = 0x2E
+        count += 1
+        appendFixed(value - whole * unit, width: point)
+    }
+
+    /// Exactly `width` digits of `v` (leading zeros as needed), written from the end.
+    @inline(__always)
+    private mutating func appendFixed(_ value: UInt, width: Int) {
+        reserve(width)
+        let pairs = Self.pairs.utf8Start
+        var p = base + count + width
+        var v = value
+        var left = width
+        while left >= 2 {
+            let r = Int(v % 100) &* 2
+            v /= 100
+            p -= 2
+            p[0] = pairs[r]
+            p[1] = pairs[r &+ 1]
+            left -= 2
+        }
+        if left == 1 {
             p -= 1
             p.pointee = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
-            v /= 10
-            written += 1
         }
-        count += length
+        count += width
+    }
+
+    @inline(__always)
+    private static func digitCount(_ v: UInt) -> Int {
+        var digits = 1
+        var bound: UInt = 10
+        while v >= bound && digits < 19 {
+            digits += 1
+            bound = bound &* 10
+        }
+        return digits
+    }
+
+    @inline(__always)
+    private static func powerOfTen(_ n: Int) -> UInt {
+        var p: UInt = 1
+        for _ in 0..<n { p &*= 10 }
+        return p
     }
 
     @inline(__always)
