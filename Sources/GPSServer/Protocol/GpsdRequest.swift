@@ -1,5 +1,3 @@
-import Foundation
-
 /// One request a gpsd client sends (gpsd's JSON protocol: `?NAME;` or `?NAME={json};`).
 public enum GpsdRequest: Equatable, Sendable {
     /// `?WATCH;` asks for the current policy; `?WATCH={…};` changes it.
@@ -72,22 +70,26 @@ public struct WatchPolicy: Equatable, Sendable {
         /// Parses the object; members gpsd knows but gpsfix has no use for (scaled, timing,
         /// split24, pps, device) are accepted and ignored, as a client written for gpsd sends them.
         static func parse(json text: Substring) -> Result<Change, WatchError> {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            guard let members = FlatJSON.object(text) else {
                 return .failure(WatchError(description: "not a JSON object"))
             }
             var change = Change()
-            for (key, value) in object {
+            for (key, value) in members {
                 switch key {
                 case "enable", "json", "nmea":
-                    guard let flag = Self.bool(value) else { return .failure(WatchError(description: "'\(key)' must be true or false")) }
+                    guard case .bool(let flag) = value else { return .failure(WatchError(description: "'\(key)' must be true or false")) }
                     switch key {
                     case "enable": change.enable = flag
                     case "json": change.json = flag
                     default: change.nmea = flag
                     }
                 case "raw":
-                    guard let level = Self.int(value), (0...2).contains(level) else { return .failure(WatchError(description: "'raw' must be 0, 1 or 2")) }
-                    change.raw = level
+                    // libgps sends raw as a number; some clients send true.
+                    switch value {
+                    case .number(let n) where n == n.rounded() && (0...2).contains(n): change.raw = Int(n)
+                    case .bool(let b): change.raw = b ? 1 : 0
+                    default: return .failure(WatchError(description: "'raw' must be 0, 1 or 2"))
+                    }
                 case "class", "scaled", "timing", "split24", "pps", "device", "remote":
                     break
                 default:
@@ -95,16 +97,6 @@ public struct WatchPolicy: Equatable, Sendable {
                 }
             }
             return .success(change)
-        }
-
-        private static func bool(_ value: Any) -> Bool? {
-            guard let n = value as? NSNumber else { return nil }
-            return n.boolValue
-        }
-
-        private static func int(_ value: Any) -> Int? {
-            guard let n = value as? NSNumber, n.doubleValue == n.doubleValue.rounded() else { return nil }
-            return n.intValue
         }
     }
 
