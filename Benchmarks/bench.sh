@@ -5,7 +5,7 @@
 # project's own captures when ../shared is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product gpsfix >/dev/null
+swift build -c release --product gpsfix --static-swift-stdlib >/dev/null  # as 'make release' builds it
 swift build -c release --product nmea-bench >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -41,3 +41,14 @@ else
   echo "gpsdecode not installed (apt-get install gpsd-clients) : no comparison"
 fi
 .build/release/nmea-bench "$work/one" 50
+
+# Instructions, not seconds: callgrind counts the same for the same binary and input whatever
+# else the machine does, where the clock on a shared 2-core VM varies by a third from run to
+# run. Opt in (it takes about a minute): INSTRUCTIONS=1 make bench.
+if [ "${INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null && command -v gpsdecode >/dev/null; then
+  for _ in 1 2 3 4 5; do cat "$work/one"; done > "$work/five.nmea"
+  count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" < "$work/five.nmea" 2>&1 >/dev/null | sed -n 's/.*refs: *//p' | tr -d ,; }
+  gi=$(count .build/release/gpsfix watch --replay "$work/five.nmea" --json --speed max)
+  di=$(count gpsdecode)
+  echo "instructions for $(stat -c %s "$work/five.nmea") bytes: gpsfix $gi, gpsdecode $di: $(python3 -c "print(round($di/$gi,1))")x fewer"
+fi
