@@ -76,6 +76,11 @@ public final class GpsdServer: Sendable {
             w.append(line)
             w.append("\r\n")
             item = .sentence(w.bytes)
+        case .status(.started), .status(.streaming):
+            // Opened, or back after an unplug: in service before its first sentence.
+            shared.withLock { activate(&$0, now: Reports.now()) }
+            wake.signal()
+            return
         case .status(.disconnected):
             let gone = shared.withLock { s -> Bool in
                 defer { s.activated = nil }
@@ -90,10 +95,7 @@ public final class GpsdServer: Sendable {
         shared.withLock { s in
             // Data after a start or a reconnect: the device is (back) in service. Watchers
             // are told with a DEVICE, as gpsd tells them when a receiver is plugged in.
-            if s.activated == nil, !item.isDeviceNews {
-                s.activated = now
-                s.pending.append(.device(Reports.device(device, activated: now)))
-            }
+            if !item.isDeviceNews { activate(&s, now: now) }
             switch item {
             case .report(let line) where line.starts(with: Self.tpvPrefix): s.lastTPV = line
             case .report(let line): s.lastSKY = line
@@ -108,6 +110,13 @@ public final class GpsdServer: Sendable {
             s.pending.append(item)
         }
         wake.signal()
+    }
+
+    /// Marks the device in service, telling watchers with a DEVICE, unless it already is.
+    private func activate(_ s: inout Shared, now: Double) {
+        guard s.activated == nil else { return }
+        s.activated = now
+        s.pending.append(.device(Reports.device(device, activated: now)))
     }
 
     /// Ends `run()`: clients are sent what is queued, as far as they take it at once, and closed.
