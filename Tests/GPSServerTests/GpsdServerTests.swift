@@ -180,6 +180,36 @@ struct GpsdServerTests {
         #expect(await harness.stop())
     }
 
+    @Test("Clients sending random bytes get errors or are cut off; a watcher beside them misses nothing")
+    func randomBytes() async throws {
+        // Given a watcher, and 20 clients each sending 20 kB of seeded random bytes
+        let harness = try ServerHarness()
+        let watcher = try harness.watcher()
+        var generator = SplitMix(seed: 2026)
+        let noisy = try (0..<20).map { _ in try harness.client() }
+        for client in noisy {
+            var junk = (0..<20_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            client.send(bytes: &junk)
+        }
+
+        // When 50 reports are published
+        let sky = Sample.events(0..<1).compactMap { if case .sky(let s) = $0 { s } else { nil } }[0]
+        for _ in 0..<50 { harness.server.publish(.sky(sky)) }
+
+        // Then the watcher has them all (after the device's DEVICE), and every noisy client got
+        // only VERSION and ERRORs before the server closed it or it went quiet
+        let lines = watcher.readLines(51, within: 10)
+        #expect(lines.filter { $0.hasPrefix("{\"class\":\"SKY\"") }.count == 50)
+        for client in noisy {
+            let replies = client.readLines(1000, within: 0.1)
+            #expect(replies.first?.hasPrefix("{\"class\":\"VERSION\"") == true)
+            #expect(replies.dropFirst().allSatisfy { $0.hasPrefix("{\"class\":\"ERROR\"") }, "\(replies.prefix(5))")
+        }
+        let late = try harness.client()
+        #expect(late.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true, "still serving")
+        #expect(await harness.stop())
+    }
+
     @Test("Past the client limit, a newcomer is told why and closed")
     func tooMany() async throws {
         let harness = try ServerHarness(maxClients: 2)
@@ -212,5 +242,18 @@ struct GpsdServerTests {
 
         #expect(await harness.stop())
         #expect(client.waitForClose(within: 2))
+    }
+}
+
+/// A small seeded generator, so a failing run can be repeated exactly.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
