@@ -32,8 +32,11 @@ build:
 
 # The Swift runtime linked in: a binary that runs where no toolchain is installed, and
 # starts without resolving thousands of runtime symbols (about 14 M instructions a start).
+# That link needs libstdc++'s development files, which Swift's own install instructions list;
+# without them, the ordinary dynamic build is used.
 release:
-	$(SWIFT) build -c release --product gpsfix --static-swift-stdlib
+	$(SWIFT) build -c release --product gpsfix --static-swift-stdlib \
+	  || { echo "gpsfix: static link failed (is libstdc++-dev installed?); linking dynamically"; $(SWIFT) build -c release --product gpsfix; }
 
 # The gpsd regression captures beside the project, scored by gpsd's own expected output.
 conformance: deps-test release
