@@ -14,6 +14,7 @@ struct ServerLoop {
     let server: GpsdServer
     var clients: [Client] = []
     var served = 0
+    var acceptPausedUntil = 0.0
     var config: ServerConfiguration { server.configuration }
 
     init(server: GpsdServer) {
@@ -26,7 +27,9 @@ struct ServerLoop {
         while true {
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: server.wake.readFD, events: Int16(POLLIN), revents: 0))
-            fds.append(pollfd(fd: server.listener.fd, events: Int16(POLLIN), revents: 0))
+            // Out of descriptors, a waiting connection cannot be taken: stop asking for a
+            // while rather than spin on a listener that is always ready.
+            fds.append(pollfd(fd: server.listener.fd, events: Reports.now() < acceptPausedUntil ? 0 : Int16(POLLIN), revents: 0))
             for client in clients {
                 var events = Int16(POLLIN)
                 if !client.queue.isEmpty { events |= Int16(POLLOUT) }
@@ -87,7 +90,18 @@ struct ServerLoop {
     }
 
     private mutating func acceptClients(now: Double) {
-        while let (fd, peer) = server.listener.accept() {
+        while true {
+            let fd: Int32, peer: String
+            switch server.listener.accept() {
+            case .client(let f, let p):
+                (fd, peer) = (f, p)
+            case .none:
+                return
+            case .exhausted(let reason):
+                server.log("gpsfix: serve: cannot take a new client (\(reason)); trying again in a second")
+                acceptPausedUntil = now + 1
+                return
+            }
             // A small send buffer keeps what the kernel holds per client small, so that a
             // client that stops reading shows up in its queue (bounded) rather than in memory
             // the server cannot see.

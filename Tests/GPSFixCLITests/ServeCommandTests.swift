@@ -204,6 +204,31 @@ struct ServeLifecycleTests {
         #expect(await loopback.stop() == 0)
     }
 
+    @Test("Out of file descriptors: it says so, does not spin, and takes the waiting clients once others leave",
+          .enabled(if: ServeTools.has("/usr/bin/prlimit")))
+    func outOfDescriptors() async throws {
+        // Given a server allowed 16 descriptors, and 30 clients connecting
+        let dir = try TemporaryDirectory()
+        let serve = try await ServeProcess(["--replay", try dir.drive(epochs: 3), "--loop", "--speed", "5"],
+                                           launcher: ["/usr/bin/prlimit", "--nofile=16:16"])
+        var clients = try (0..<30).map { _ in try LineClient(port: serve.port) }
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("cannot take a new client") }, "\(serve.stderr)")
+
+        // When a second passes with clients still waiting
+        let cpuBefore = try #require(serve.cpuSeconds)
+        try await Task.sleep(for: .seconds(1))
+        let cpu = try #require(serve.cpuSeconds) - cpuBefore
+
+        // Then it was not spinning; and once the first clients leave, the waiting ones are served
+        #expect(cpu < 0.5, "\(cpu) s of CPU in a second")
+        let greeted = clients.prefix(3).map { $0.readLine(within: 2) }
+        #expect(greeted.allSatisfy { $0?.hasPrefix("{\"class\":\"VERSION\"") == true })
+        clients.removeFirst(10)
+        let waiting = try #require(clients.first)
+        #expect(waiting.readLine(within: 5)?.hasPrefix("{\"class\":\"VERSION\"") == true, "a waiting client is taken in the end")
+        #expect(await serve.stop() == 0)
+    }
+
     @Test("A malformed --listen is a usage error", arguments: ["127.0.0.1:99999", "nonsense:port", "::1:2947"])
     func badListen(_ address: String) async throws {
         let result = try #require(await gpsfix("serve", "--replay", "x.nmea", "--listen", address))

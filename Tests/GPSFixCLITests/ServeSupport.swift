@@ -15,11 +15,12 @@ final class ServeProcess: Sendable {
     }
 
     /// Starts `gpsfix serve --listen 127.0.0.1:0 ARGS` and waits until it says where it listens.
-    init(_ arguments: [String], listen: String = "127.0.0.1:0") async throws {
+    /// `launcher` runs before gpsfix (`prlimit --nofile=…`), when given.
+    init(_ arguments: [String], listen: String = "127.0.0.1:0", launcher: [String] = []) async throws {
         let binary = try #require(GPSFixBinary.url)
         process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--listen", listen] + arguments
+        process.executableURL = launcher.isEmpty ? binary : URL(fileURLWithPath: launcher[0])
+        process.arguments = Array(launcher.dropFirst()) + (launcher.isEmpty ? [] : [binary.path]) + ["serve", "--listen", listen] + arguments
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
@@ -55,6 +56,16 @@ final class ServeProcess: Sendable {
     func stop(_ signal: Int32 = SIGTERM, within limit: Duration = .seconds(5)) async -> Int32? {
         kill(process.processIdentifier, signal)
         return await exited.value(within: limit)
+    }
+
+    /// CPU time used so far (user and system), in seconds, from /proc.
+    var cpuSeconds: Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after the command name; utime and stime are the 12th and 13th of them.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// Resident memory in kB, from /proc.

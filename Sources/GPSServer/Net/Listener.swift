@@ -53,8 +53,16 @@ struct Listener: ~Copyable {
 
     deinit { close(fd) }
 
-    /// The next waiting connection, non-blocking, or nil when none is waiting.
-    func accept() -> (fd: Int32, peer: String)? {
+    enum Accepted {
+        case client(fd: Int32, peer: String)
+        /// Nobody is waiting (or the one who was gave up).
+        case none
+        /// The process or the system is out of file descriptors, or of memory.
+        case exhausted(reason: String)
+    }
+
+    /// The next waiting connection, non-blocking.
+    func accept() -> Accepted {
         var peer = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let client = withUnsafeMutablePointer(to: &peer) {
@@ -62,11 +70,16 @@ struct Listener: ~Copyable {
                 Glibc.accept(fd, $0, &length)
             }
         }
-        guard client >= 0 else { return nil }
+        guard client >= 0 else {
+            switch errno {
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .exhausted(reason: String(cString: strerror(errno)))
+            default: return .none
+            }
+        }
         _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
         _ = fcntl(client, F_SETFD, FD_CLOEXEC)
         let (host, port) = Self.describe(peer)
-        return (client, ListenAddress(host: host, port: port).description)
+        return .client(fd: client, peer: ListenAddress(host: host, port: port).description)
     }
 
     static func describe(_ address: sockaddr_storage) -> (String, Int) {
