@@ -10,7 +10,7 @@ import Testing
 struct GPXCommandTests {
     static let gpsbabelAvailable = FileManager.default.isExecutableFile(atPath: GPXReader.gpsbabel)
     /// Debian's python3-gpxpy, for the system Python (not whatever `python3` is first on PATH).
-    static let gpxpyAvailable = (try? GPXReader.run(GPXReader.python, ["-c", "import gpxpy"]).status) == 0
+    static let gpxpyAvailable = access(GPXReader.python, X_OK) == 0 && access("/usr/lib/python3/dist-packages/gpxpy/__init__.py", R_OK) == 0
     static let readersAvailable = gpsbabelAvailable && gpxpyAvailable
 
     // MARK: - watch --gpx
@@ -28,7 +28,7 @@ struct GPXCommandTests {
 
         // Then: one segment of 12 points, each where the capture put it
         #expect(result.status == 0, "\(result)")
-        let track = try GPXReader.gpxpy(file)
+        let track = try await GPXReader.gpxpy(file)
         #expect(track.segments.map(\.count) == [12])
         for (i, point) in track.points.enumerated() {
             #expect(abs(point.latitude - GPXCapture.latitude(i)) < 1e-7, "point \(i): \(point)")
@@ -39,14 +39,14 @@ struct GPXCommandTests {
             #expect(point.hdop == 1.3 && point.vdop == 2.1 && point.pdop == 2.5)
         }
         // And: GPSBabel (which prints six decimals) reads the same points
-        let babel = try GPXReader.gpsbabel(file)
+        let babel = try await GPXReader.gpsbabel(file)
         #expect(babel.count == 12)
         for (i, point) in babel.enumerated() {
             #expect(abs(point.latitude - GPXCapture.latitude(i)) <= 5.1e-7, "point \(i): \(point)")
             #expect(abs(point.longitude - GPXCapture.longitude(i)) <= 5.1e-7, "point \(i): \(point)")
         }
         // And: GPSBabel's own GPX rewrite keeps them to the nanodegree, in one segment
-        let rewritten = try GPXReader.gpsbabelSegments(file)
+        let rewritten = try await GPXReader.gpsbabelSegments(file)
         #expect(rewritten.map(\.count) == [12])
         for (i, point) in rewritten.joined().enumerated() {
             #expect(abs(point.latitude - GPXCapture.latitude(i)) < 1e-7)
@@ -68,14 +68,14 @@ struct GPXCommandTests {
         // Then: both readers see two segments, 4 and 5 points, at the fixes' coordinates
         #expect(result.status == 0, "\(result)")
         let expected = Array(0..<4) + Array(6..<11)
-        let track = try GPXReader.gpxpy(file)
+        let track = try await GPXReader.gpxpy(file)
         #expect(track.segments.map(\.count) == [4, 5])
         #expect(track.points.count == expected.count)
         for (point, i) in zip(track.points, expected) {
             #expect(abs(point.latitude - GPXCapture.latitude(i)) < 1e-7 && abs(point.longitude - GPXCapture.longitude(i)) < 1e-7)
         }
-        #expect(try GPXReader.gpsbabel(file).count == 9)
-        #expect(try GPXReader.gpsbabelSegments(file).map(\.count) == [4, 5])
+        #expect(try await GPXReader.gpsbabel(file).count == 9)
+        #expect(try await GPXReader.gpsbabelSegments(file).map(\.count) == [4, 5])
     }
 
     @Test("watch --gpx on the project's captures: one point per fix gpsfix reports, at its coordinates",
@@ -94,7 +94,7 @@ struct GPXCommandTests {
 
         // Then: as many points as fixes, at the same coordinates (180° E is written as 180° W)
         #expect(gpx.status == 0, "\(gpx)")
-        let points = try GPXReader.gpxpy(file).points
+        let points = try await GPXReader.gpxpy(file).points
         #expect(points.count == fixes.count)
         #expect(!points.isEmpty)
         for (point, fix) in zip(points, fixes) {
@@ -119,7 +119,7 @@ struct GPXCommandTests {
 
         // Then
         #expect(result.status == 0, "\(result)")
-        #expect(try GPXReader.gpxpy(try dir.write("track.gpx", result.stdout)).segments.map(\.count) == [5])
+        #expect(try await GPXReader.gpxpy(try dir.write("track.gpx", result.stdout)).segments.map(\.count) == [5])
     }
 
     @Test("watch --gpx interrupted: each point reaches stdout as it comes, and Ctrl-C closes the document",
@@ -137,10 +137,10 @@ struct GPXCommandTests {
 
         // Then: exit 0 and a complete track holding every point written
         #expect(exited && run.status == 0 && !run.signalled, "\(run.stderr)")
-        let track = try GPXReader.gpxpy(file)
+        let track = try await GPXReader.gpxpy(file)
         let written = try GPXReader.trackpointLines(file)
         #expect(track.points.count == written && written >= 3)
-        #expect(try GPXReader.gpsbabel(file).count == written)
+        #expect(try await GPXReader.gpsbabel(file).count == written)
     }
 
     // MARK: - record --gpx
@@ -162,13 +162,13 @@ struct GPXCommandTests {
         // Then: exit 0, and both readers load the points written, at the capture's coordinates
         #expect(exited && run.status == 0 && !run.signalled, "\(run.stderr)")
         let written = try GPXReader.trackpointLines(file)
-        let track = try GPXReader.gpxpy(file)
+        let track = try await GPXReader.gpxpy(file)
         #expect(track.segments.count == 1)
         #expect(track.points.count == written && written >= 4)
         for (k, point) in track.points.enumerated() {
             #expect(abs(point.latitude - GPXCapture.latitude(k % 3)) < 1e-7 && abs(point.longitude - GPXCapture.longitude(k % 3)) < 1e-7)
         }
-        #expect(try GPXReader.gpsbabel(file).count == written)
+        #expect(try await GPXReader.gpsbabel(file).count == written)
         #expect(run.stderr.contains("\(written) points in 1 segment recorded in \(file)"), "\(run.stderr)")
     }
 
@@ -189,7 +189,7 @@ struct GPXCommandTests {
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.hasSuffix("</trkpt>\n"), "the file ends between points")
         let closed = try dir.write("closed.gpx", text + "    </trkseg>\n  </trk>\n</gpx>\n")
-        #expect(try GPXReader.gpxpy(closed).points.count == GPXReader.trackpointLines(file))
+        #expect(try await GPXReader.gpxpy(closed).points.count == GPXReader.trackpointLines(file))
     }
 
     @Test("record --gpx at the end of a replay closes the file; a capture's gap gives two segments",
@@ -206,8 +206,8 @@ struct GPXCommandTests {
         // Then
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("5 points in 2 segments recorded in \(file)"), "\(result)")
-        #expect(try GPXReader.gpxpy(file).segments.map(\.count) == [3, 2])
-        #expect(try GPXReader.gpsbabel(file).count == 5)
+        #expect(try await GPXReader.gpxpy(file).segments.map(\.count) == [3, 2])
+        #expect(try await GPXReader.gpsbabel(file).count == 5)
     }
 
     @Test("record --gpx refuses to overwrite an existing file without --force, and overwrites it with --force",
@@ -229,7 +229,7 @@ struct GPXCommandTests {
         // When / Then: --force replaces it with the track
         let forced = try #require(await gpsfix("record", "--gpx", file, "--replay", capture, "--speed", "max", "--force"))
         #expect(forced.status == 0, "\(forced)")
-        #expect(try GPXReader.gpxpy(file).points.count == 3)
+        #expect(try await GPXReader.gpxpy(file).points.count == 3)
     }
 
     @Test("record --gpx from a capture that is not there: the error, and no empty track left behind")
@@ -346,7 +346,7 @@ enum GPXReader {
     static let gpsbabel = "/usr/bin/gpsbabel"
 
     /// gpxpy's reading: every track's segments, every point's fields as gpxpy names them.
-    static func gpxpy(_ file: String) throws -> ReadTrack {
+    static func gpxpy(_ file: String) async throws -> ReadTrack {
         let script = """
             import json, sys, gpxpy
             gpx = gpxpy.parse(open(sys.argv[1], encoding="utf-8"))
@@ -356,10 +356,10 @@ enum GPXReader {
                                     pdop=p.position_dilution)
                                for p in s.points] for t in gpx.tracks for s in t.segments]))
             """
-        let result = try run(python, ["-c", script, file])
-        guard result.status == 0 else { throw ReadError("gpxpy could not read \(file): \(result.stderr)") }
-        guard let segments = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[[String: Any]]] else {
-            throw ReadError("gpxpy printed \(result.stdout)")
+        let result = try await runTool(python, ["-c", script, file])
+        guard result.status == 0 else { throw ReadError("gpxpy could not read \(file): \(result.err)") }
+        guard let segments = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [[[String: Any]]] else {
+            throw ReadError("gpxpy printed \(result.out)")
         }
         return ReadTrack(segments: try segments.map { try $0.map { p in
             func number(_ key: String) -> NSNumber? { p[key] as? NSNumber }
@@ -372,12 +372,12 @@ enum GPXReader {
 
     /// `gpsbabel -t -i gpx -f FILE -o unicsv -F -`: the track's points as GPSBabel reads them.
     /// (-t: without it GPSBabel passes on waypoints only, and a track has none.)
-    static func gpsbabel(_ file: String) throws -> [ReadPoint] {
-        let result = try run(gpsbabel, ["-t", "-i", "gpx", "-f", file, "-o", "unicsv", "-F", "-"])
-        guard result.status == 0, result.stderr.isEmpty else { throw ReadError("gpsbabel could not read \(file): \(result.stderr)") }
-        let lines = result.stdout.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    static func gpsbabel(_ file: String) async throws -> [ReadPoint] {
+        let result = try await runTool(gpsbabel, ["-t", "-i", "gpx", "-f", file, "-o", "unicsv", "-F", "-"])
+        guard result.status == 0, result.err.isEmpty else { throw ReadError("gpsbabel could not read \(file): \(result.err)") }
+        let lines = result.out.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         guard let header = lines.first, let lat = header.firstIndex(of: "Latitude"), let lon = header.firstIndex(of: "Longitude") else {
-            throw ReadError("gpsbabel printed \(result.stdout)")
+            throw ReadError("gpsbabel printed \(result.out)")
         }
         return try lines.dropFirst().map { row in
             guard let la = Double(row[lat]), let lo = Double(row[lon]) else { throw ReadError("gpsbabel row \(row)") }
@@ -386,11 +386,11 @@ enum GPXReader {
     }
 
     /// GPSBabel's own GPX rewrite of the track (nine decimals, its segments kept), parsed.
-    static func gpsbabelSegments(_ file: String) throws -> [[ReadPoint]] {
-        let result = try run(gpsbabel, ["-t", "-i", "gpx", "-f", file, "-o", "gpx", "-F", "-"])
-        guard result.status == 0 else { throw ReadError("gpsbabel could not read \(file): \(result.stderr)") }
+    static func gpsbabelSegments(_ file: String) async throws -> [[ReadPoint]] {
+        let result = try await runTool(gpsbabel, ["-t", "-i", "gpx", "-f", file, "-o", "gpx", "-F", "-"])
+        guard result.status == 0 else { throw ReadError("gpsbabel could not read \(file): \(result.err)") }
         var segments: [[ReadPoint]] = []
-        for segment in result.stdout.components(separatedBy: "<trkseg>").dropFirst() {
+        for segment in result.out.components(separatedBy: "<trkseg>").dropFirst() {
             let body = segment.components(separatedBy: "</trkseg>")[0]
             segments.append(try body.components(separatedBy: "<trkpt ").dropFirst().map { point in
                 guard let lat = attribute("lat", point).flatMap(Double.init), let lon = attribute("lon", point).flatMap(Double.init) else {
@@ -421,35 +421,6 @@ enum GPXReader {
     struct ReadError: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
-    }
-
-    /// Runs a short-lived reader to its end; its stdout, stderr and exit status.
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // stderr on a thread of its own, so neither pipe can fill while the other is read.
-        let stderr = Drained()
-        Thread.detachNewThread {
-            stderr.data = err.fileHandleForReading.readDataToEndOfFile()
-            stderr.done.signal()
-        }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        stderr.done.wait()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr.data, as: UTF8.self))
-    }
-
-    /// A pipe's bytes, read to its end on another thread.
-    private final class Drained: @unchecked Sendable {
-        // Written once by the reading thread before `done` is signalled; read only after.
-        var data = Data()
-        let done = DispatchSemaphore(value: 0)
     }
 }
 
