@@ -78,7 +78,7 @@ public final class GpsdServer: Sendable {
             item = .sentence(w.bytes)
         case .status(.started), .status(.streaming):
             // Opened, or back after an unplug: in service before its first sentence.
-            shared.withLock { activate(&$0, now: Reports.now()) }
+            shared.withLock { activate(&$0, now: Clocks.wallSeconds) }
             wake.signal()
             return
         case .status(.disconnected):
@@ -91,7 +91,7 @@ public final class GpsdServer: Sendable {
         case .status, .error:
             return
         }
-        let now = Reports.now()
+        let now = Clocks.wallSeconds
         shared.withLock { s in
             // Data after a start or a reconnect: the device is (back) in service. Watchers
             // are told with a DEVICE, as gpsd tells them when a receiver is plugged in.

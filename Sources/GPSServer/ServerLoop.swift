@@ -1,4 +1,5 @@
 import Glibc
+import GPSLocation
 
 extension GpsdServer {
     /// Serves until `stop()`. Call it on a thread that can block: it sleeps in `poll`.
@@ -29,7 +30,7 @@ struct ServerLoop {
             fds.append(pollfd(fd: server.wake.readFD, events: Int16(POLLIN), revents: 0))
             // Out of descriptors, a waiting connection cannot be taken: stop asking for a
             // while rather than spin on a listener that is always ready.
-            fds.append(pollfd(fd: server.listener.fd, events: Reports.now() < acceptPausedUntil ? 0 : Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: server.listener.fd, events: Clocks.monotonicSeconds < acceptPausedUntil ? 0 : Int16(POLLIN), revents: 0))
             for client in clients {
                 var events = Int16(POLLIN)
                 if !client.queue.isEmpty { events |= Int16(POLLOUT) }
@@ -38,7 +39,8 @@ struct ServerLoop {
             // The timeout only paces the client timers; news wakes the loop through the pipe.
             let ready = poll(&fds, nfds_t(fds.count), 250)
             if ready < 0 && errno != EINTR { server.log("gpsfix: serve: poll failed: \(String(cString: strerror(errno)))") }
-            let now = Reports.now()
+            // Timers run on the monotonic clock; what clients are told is stamped by the wall clock.
+            let now = Clocks.monotonicSeconds
 
             if fds[0].revents != 0 {
                 server.wake.drain()
@@ -159,7 +161,7 @@ struct ServerLoop {
         case .watch(nil):
             client.send(Reports.watch(client.policy), now: now)
         case .poll:
-            client.send(Reports.poll(now: now, active: activated != nil, tpv: tpv, sky: sky), now: now)
+            client.send(Reports.poll(now: Clocks.wallSeconds, active: activated != nil, tpv: tpv, sky: sky), now: now)
         case .devices:
             client.send(Reports.devices(server.device, activated: activated), now: now)
         case .device(configures: false):

@@ -59,24 +59,7 @@ final class LineOutput: WatchOutput {
     /// `2026-11-30T07:10:00.123Z: `, the wall-clock time of writing, as `gpspipe -t` does.
     private func prefix(_ w: inout ByteWriter) {
         guard timestamps else { return }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        w.append(Int(parts.tm_year) + 1900, width: 4)
-        w.append(byte: 0x2D)
-        w.append(Int(parts.tm_mon) + 1, width: 2)
-        w.append(byte: 0x2D)
-        w.append(Int(parts.tm_mday), width: 2)
-        w.append(byte: 0x54)
-        w.append(Int(parts.tm_hour), width: 2)
-        w.append(byte: 0x3A)
-        w.append(Int(parts.tm_min), width: 2)
-        w.append(byte: 0x3A)
-        w.append(Int(parts.tm_sec), width: 2)
-        w.append(byte: 0x2E)
-        w.append(Int(now.tv_nsec) / 1_000_000, width: 3)
-        w.append("Z: ")
+        GPSDJSON.appendISO8601(unixSeconds: Clocks.wallSeconds, into: &w)
+        w.append(": ")
     }
 }

@@ -102,7 +102,7 @@ final class LiveViewPainter: Sendable {
     /// Takes in an event (on the source's thread) and makes sure a frame will show it: at
     /// once if the last one is old enough, else when it is.
     func record(_ event: LocationEvent) {
-        let now = monotonicSeconds()
+        let now = Clocks.monotonicSeconds
         let delay = model.withLock { m -> Double? in
             m.view.apply(event, at: now)
             guard !m.pending, !m.closed else { return nil }
@@ -119,7 +119,7 @@ final class LiveViewPainter: Sendable {
 
     /// Draws the state as it is now (on the queue, or on the main thread before it starts).
     func paint() {
-        let now = monotonicSeconds()
+        let now = Clocks.monotonicSeconds
         let view = model.withLock { m -> LiveView? in
             m.pending = false
             guard !m.closed else { return nil }
@@ -139,7 +139,7 @@ final class LiveViewPainter: Sendable {
         }
         // A frame being drawn on the queue is finished before the last one is drawn.
         queue.sync {}
-        draw(view, now: monotonicSeconds())
+        draw(view, now: Clocks.monotonicSeconds)
         screen.withLock { $0.leave() }
         return view.fix
     }
@@ -154,11 +154,4 @@ final class LiveViewPainter: Sendable {
         }
         if failed { broken.store(true, ordering: .relaxed) }
     }
-}
-
-/// Seconds on the monotonic clock, which no clock change moves.
-private func monotonicSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

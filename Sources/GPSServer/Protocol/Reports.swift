@@ -1,4 +1,3 @@
-import Glibc
 import GPSOutput
 
 /// What the server says about its one device, in gpsd's DEVICE object.
@@ -48,7 +47,7 @@ enum Reports {
         w.append(",\"driver\":")
         w.appendJSONString(d.driver)
         w.append(",\"activated\":\"")
-        appendISO8601(activated, into: &w)
+        GPSDJSON.appendISO8601(unixSeconds: activated, into: &w)
         // flags 1: "seen GPS data"; native 0: NMEA mode.
         w.append("\",\"flags\":1,\"native\":0")
         if let bps = d.bps {
@@ -94,7 +93,7 @@ enum Reports {
     static func poll(now: Double, active: Bool, tpv: [UInt8]?, sky: [UInt8]?) -> [UInt8] {
         var w = ByteWriter(capacity: 4096)
         w.append("{\"class\":\"POLL\",\"time\":\"")
-        appendISO8601(now, into: &w)
+        GPSDJSON.appendISO8601(unixSeconds: now, into: &w)
         w.append("\",\"active\":")
         w.append(active ? 1 : 0)
         w.append(",\"tpv\":[")
@@ -111,33 +110,5 @@ enum Reports {
         w.appendJSONString(message)
         w.append("}\r\n")
         return w.bytes
-    }
-
-    /// `2026-11-30T07:10:00.123Z` from seconds since 1970.
-    static func appendISO8601(_ seconds: Double, into w: inout ByteWriter) {
-        var whole = time_t(seconds.rounded(.down))
-        let millis = Int(((seconds - seconds.rounded(.down)) * 1000).rounded(.down))
-        var parts = tm()
-        gmtime_r(&whole, &parts)
-        w.append(Int(parts.tm_year) + 1900, width: 4)
-        w.append(byte: 0x2D)
-        w.append(Int(parts.tm_mon) + 1, width: 2)
-        w.append(byte: 0x2D)
-        w.append(Int(parts.tm_mday), width: 2)
-        w.append(byte: 0x54)
-        w.append(Int(parts.tm_hour), width: 2)
-        w.append(byte: 0x3A)
-        w.append(Int(parts.tm_min), width: 2)
-        w.append(byte: 0x3A)
-        w.append(Int(parts.tm_sec), width: 2)
-        w.append(byte: 0x2E)
-        w.append(millis, width: 3)
-        w.append(byte: 0x5A)
-    }
-
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_REALTIME, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

@@ -279,11 +279,7 @@ final class SentenceWatch {
 }
 
 /// Seconds on the monotonic clock.
-func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
+func now() -> Double { Clocks.monotonicSeconds }
 
 /// A poll timeout for `seconds` from now: rounded up (waking early would only poll again),
 /// never negative, at most an hour.

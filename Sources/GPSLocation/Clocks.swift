@@ -1,0 +1,18 @@
+import Glibc
+
+/// The two clocks the sources and outputs read: the wall clock for stamping what people and
+/// clients see, the monotonic one for every timeout and interval, which a clock change
+/// (NTP stepping, a user setting the date) must not stretch or cut short.
+public enum Clocks {
+    /// Seconds since 1970, UTC.
+    public static var wallSeconds: Double { seconds(CLOCK_REALTIME) }
+
+    /// Seconds since some fixed moment; only differences mean anything.
+    public static var monotonicSeconds: Double { seconds(CLOCK_MONOTONIC) }
+
+    private static func seconds(_ clock: clockid_t) -> Double {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
