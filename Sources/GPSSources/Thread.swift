@@ -4,7 +4,7 @@ import Glibc
 ///
 /// A source blocks in `read`, `poll` or a paced sleep for its whole life; that belongs on a
 /// dedicated thread, not on Dispatch's shared pool or the cooperative executor.
-func spawnThread(name: String, _ body: @escaping @Sendable () -> Void) {
+public func spawnThread(name: String, _ body: @escaping @Sendable () -> Void) {
     final class Box: @unchecked Sendable {
         // Immutable after init and handed to exactly one thread.
         let name: String

@@ -226,7 +226,8 @@ struct ServeLifecycleTests {
         clients.removeFirst(10)
         let waiting = try #require(clients.first)
         #expect(waiting.readLine(within: 5)?.hasPrefix("{\"class\":\"VERSION\"") == true, "a waiting client is taken in the end")
-        #expect(await serve.stop() == 0)
+        let status = await serve.stop()
+        #expect(status == 0, "status \(String(describing: status)): \(serve.stderr)")
     }
 
     @Test("A malformed --listen is a usage error", arguments: ["127.0.0.1:99999", "nonsense:port", "::1:2947"])
