@@ -9,6 +9,17 @@ public struct SpawnError: Error, CustomStringConvertible {
 /// child started from a Dispatch or async thread would otherwise inherit that thread's blocked
 /// signals and ignore SIGTERM), its output to /dev/null. Returns its PID; stop it by PID.
 public func spawnQuietly(_ args: [String]) throws -> pid_t {
+    try spawn(args) { actions in
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    }
+}
+
+/// Starts `args[0]` as a shell would: no blocked signals, default dispositions. `files` sets
+/// up its descriptors; `environment` nil passes on this process's. Returns its PID.
+public func spawn(_ args: [String], environment: [String]? = nil,
+                  files: (inout posix_spawn_file_actions_t) -> Void) throws -> pid_t {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -22,13 +33,13 @@ public func spawnQuietly(_ args: [String]) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    files(&actions)
     let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+    defer { (argv + (envp ?? [])).forEach { free($0) } }
     var child: pid_t = 0
-    let code = posix_spawn(&child, args[0], &actions, &attributes, argv, environ)
+    let code = envp.map { posix_spawn(&child, args[0], &actions, &attributes, argv, $0) }
+        ?? posix_spawn(&child, args[0], &actions, &attributes, argv, environ)
     guard code == 0 else { throw SpawnError(description: "posix_spawn \(args[0]): \(String(cString: strerror(code)))") }
     return child
 }
