@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "GPSSources", dependencies: ["GPSLocation", "CGPS"], swiftSettings: strict),
         .target(name: "GPSOutput", dependencies: ["GPSLocation"], swiftSettings: strict),
         // gpsd's JSON protocol, served to gpsd's clients from any source.
-        .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput"], swiftSettings: strict),
+        .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput", "GPSSources"], swiftSettings: strict),
         .target(name: "GPSFixCLI", dependencies: ["GPSLocation", "GPSSources", "GPSOutput", "GPSServer"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),

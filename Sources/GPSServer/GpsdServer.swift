@@ -1,6 +1,7 @@
 import Glibc
 public import GPSLocation
 import GPSOutput
+import GPSSources
 import Synchronization
 
 /// A server for gpsd's JSON protocol, fed by one source: what gpspipe, cgps, libgps programs
@@ -19,7 +20,8 @@ public final class GpsdServer: Sendable {
     let tag: GPSDJSON.Device
     let log: @Sendable (String) -> Void
     let listener: Listener
-    let wake: WakePipe
+    /// Wakes the loop from `poll` when the source has news or `stop` is called.
+    let wake: Wakeup
     let shared: Mutex<Shared>
 
     /// What the source's thread hands over, and what the loop reads.
@@ -32,6 +34,14 @@ public final class GpsdServer: Sendable {
         /// When the device was (re)activated; nil while it is gone.
         var activated: Double?
         var stopping = false
+        /// A wake-up is on its way to the loop: the next news need not send another.
+        var wakePending = false
+
+        /// Whether the caller must wake the loop (none is on its way yet).
+        mutating func takeWake() -> Bool {
+            defer { wakePending = true }
+            return !wakePending
+        }
     }
 
     enum Outgoing {
@@ -55,7 +65,8 @@ public final class GpsdServer: Sendable {
         self.device = device
         tag = GPSDJSON.Device(device.path)
         self.log = log
-        wake = try WakePipe()
+        guard let wake = Wakeup() else { throw .system(call: "pipe", reason: String(cString: strerror(errno))) }
+        self.wake = wake
         shared = Mutex(Shared())
     }
 
@@ -78,8 +89,11 @@ public final class GpsdServer: Sendable {
             item = .sentence(w.bytes)
         case .status(.started), .status(.streaming):
             // Opened, or back after an unplug: in service before its first sentence.
-            shared.withLock { activate(&$0, now: Clocks.wallSeconds) }
-            wake.signal()
+            let mustWake = shared.withLock { s -> Bool in
+                activate(&s, now: Clocks.wallSeconds)
+                return s.takeWake()
+            }
+            if mustWake { wake.signal() }
             return
         case .status(.disconnected):
             let gone = shared.withLock { s -> Bool in
@@ -92,7 +106,7 @@ public final class GpsdServer: Sendable {
             return
         }
         let now = Clocks.wallSeconds
-        shared.withLock { s in
+        let mustWake = shared.withLock { s -> Bool in
             // Data after a start or a reconnect: the device is (back) in service. Watchers
             // are told with a DEVICE, as gpsd tells them when a receiver is plugged in.
             if !item.isDeviceNews { activate(&s, now: now) }
@@ -108,8 +122,10 @@ public final class GpsdServer: Sendable {
                 s.overflow += 1
             }
             s.pending.append(item)
+            return s.takeWake()
         }
-        wake.signal()
+        // One write(2) per batch the loop takes, not one per sentence.
+        if mustWake { wake.signal() }
     }
 
     /// Marks the device in service, telling watchers with a DEVICE, unless it already is.
@@ -133,40 +149,5 @@ public final class GpsdServer: Sendable {
         if line.last == 0x0A { line.removeLast() }
         line.append(contentsOf: [0x0D, 0x0A])
         return line
-    }
-}
-
-/// Wakes the loop from `poll` when the source has news or `stop` is called.
-final class WakePipe: Sendable {
-    let readFD: Int32
-    let writeFD: Int32
-
-    init() throws(ServerError) {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
-            throw .system(call: "pipe", reason: String(cString: strerror(errno)))
-        }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        readFD = fds[0]
-        writeFD = fds[1]
-    }
-
-    deinit {
-        close(readFD)
-        close(writeFD)
-    }
-
-    /// One byte is enough; a full pipe already means "wake up".
-    func signal() {
-        var byte: UInt8 = 1
-        _ = write(writeFD, &byte, 1)
-    }
-
-    func drain() {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while read(readFD, &buffer, buffer.count) > 0 {}
     }
 }

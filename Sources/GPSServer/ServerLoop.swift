@@ -27,7 +27,7 @@ struct ServerLoop {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: server.wake.readFD, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: server.wake.descriptor, events: Int16(POLLIN), revents: 0))
             // Out of descriptors, a waiting connection cannot be taken: stop asking for a
             // while rather than spin on a listener that is always ready.
             fds.append(pollfd(fd: server.listener.fd, events: Clocks.monotonicSeconds < acceptPausedUntil ? 0 : Int16(POLLIN), revents: 0))
@@ -65,7 +65,7 @@ struct ServerLoop {
     /// Moves what the source published to the clients that want it. Returns true on stop.
     private mutating func takePublished(now: Double) -> Bool {
         let (items, stopping, overflow) = server.shared.withLock { s -> ([GpsdServer.Outgoing], Bool, Int) in
-            defer { s.pending.removeAll(keepingCapacity: true); s.overflow = 0 }
+            defer { s.pending.removeAll(keepingCapacity: true); s.overflow = 0; s.wakePending = false }
             return (s.pending, s.stopping, s.overflow)
         }
         if overflow > 0 { server.log("gpsfix: serve: fell behind the source; \(overflow) reports dropped for everyone") }

@@ -2,13 +2,13 @@ import Glibc
 
 /// A self-pipe: a descriptor the reader polls beside the port, so that a stop from any
 /// thread wakes it at once (the C library here offers no eventfd to Swift).
-final class Wakeup: Sendable {
+public final class Wakeup: Sendable {
     /// The end the reader polls for POLLIN.
-    let descriptor: Int32
+    public let descriptor: Int32
     private let writeEnd: Int32
 
     /// Nil when the process is out of descriptors.
-    init?() {
+    public init?() {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         for end in ends {
@@ -26,8 +26,14 @@ final class Wakeup: Sendable {
 
     /// Makes the read end readable. Safe from any thread, any number of times (a full pipe is
     /// still readable, so EAGAIN is fine).
-    func signal() {
+    public func signal() {
         var byte: UInt8 = 1
         _ = try? retryingInterrupts { write(writeEnd, &byte, 1) }
+    }
+
+    /// Empties the pipe, for a reader that is woken many times (a serving loop), not once.
+    public func drain() {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while read(descriptor, &buffer, buffer.count) > 0 {}
     }
 }
