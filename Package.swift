@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
         // What several test targets share: deadline-bound waiting, temporary directories.
         .target(name: "GPSTestSupport", path: "Tests/GPSTestSupport", swiftSettings: strict),
-        .testTarget(name: "NMEATests", dependencies: ["NMEA"], swiftSettings: strict),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSSourcesTests", dependencies: ["GPSSources", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["GPSOutput"], swiftSettings: strict),

@@ -185,7 +185,7 @@ struct GpsdServerTests {
         // Given a watcher, and 20 clients each sending 20 kB of seeded random bytes
         let harness = try ServerHarness()
         let watcher = try harness.watcher()
-        var generator = SplitMix(seed: 2026)
+        var generator = SplitMix64(seed: 2026)
         let noisy = try (0..<20).map { _ in try harness.client() }
         for client in noisy {
             var junk = (0..<20_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
@@ -242,18 +242,5 @@ struct GpsdServerTests {
 
         #expect(await harness.stop())
         #expect(client.waitForClose(within: 2))
-    }
-}
-
-/// A small seeded generator, so a failing run can be repeated exactly.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -159,7 +159,7 @@ struct SerialNMEAManagerTests {
         let delegate = await start(manager)
         let began = ContinuousClock.now
         let writer = WriterThread {
-            var random = SplitMix(seed: 42)
+            var random = SplitMix64(seed: 42)
             for epoch in epochs {
                 var offset = 0
                 while offset < epoch.count {
@@ -446,17 +446,4 @@ private func descriptors(leadingTo node: String) -> Int {
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + entry) else { return false }
         return target == node || target == node + " (deleted)"
     }.count
-}
-
-/// A small deterministic generator for the garbage a wrong rate makes.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func nextByte() -> UInt8 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return UInt8(truncatingIfNeeded: z ^ (z >> 31))
-    }
 }

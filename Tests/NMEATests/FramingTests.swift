@@ -1,3 +1,4 @@
+import GPSTestSupport
 import NMEA
 import Testing
 
@@ -222,18 +223,6 @@ struct FramingTests {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so that the damage below is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Framing under random damage")
 struct FramingFuzzTests {
     @Test("the undamaged input has 10 epochs with a fix (the 11th is cut in its RMC)")
@@ -246,7 +235,7 @@ struct FramingFuzzTests {
     func damaged(seed: Int) throws {
         // Given the first epochs of the 10 Hz capture with a few bytes overwritten, inserted or
         // deleted (sentence starts, stars, terminators, NULs, binary, letters)
-        var rng = SplitMix64(state: UInt64(seed) &* 7919 &+ 1)
+        var rng = SplitMix64(seed: UInt64(seed) &* 7919 &+ 1)
         var input = Array(try capture("multignss-10hz.nmea").prefix(6000))
         let specials: [UInt8] = [0x24, 0x21, 0x2A, 0x0D, 0x0A, 0x00, 0xB5, 0x62, 0x2C, 0x41, 0x39, 0x20]
         let damages = Int.random(in: 1...12, using: &rng)
