@@ -47,7 +47,7 @@ struct GpsdServerTests {
         _ = idle.readLine()
         let json = try harness.watcher()
         let nmea = try harness.watcher("{\"enable\":true,\"nmea\":true}")
-        let sentence = Sample.epoch(0)[0]
+        let sentence = TestCapture.epoch(0)[0]
 
         harness.server.publish(.sentence(sentence))
         harness.server.publish(.fix(Sample.fix))
