@@ -66,8 +66,7 @@ public final class ReplayManager: LocationManagerInterface {
         guard let run else { return }
         spawnThread(name: "gpsfix-replay") { [self] in
             self.run(run)
-            // Finished on its own: the next start begins a new run.
-            current.withLock { if $0 === run { $0 = nil } }
+            release(run)
         }
     }
 
@@ -79,12 +78,18 @@ public final class ReplayManager: LocationManagerInterface {
         run?.stop()
     }
 
+    /// Finished on its own: the next start begins a new run.
+    private func release(_ run: Run) {
+        current.withLock { if $0 === run { $0 = nil } }
+    }
+
     private func run(_ run: Run) {
         guard let delegate = relay.delegate else { return }
         let bytes: [UInt8]
         do {
             bytes = try readWholeFile(path)
         } catch {
+            release(run)
             return delegate.locationManager(self, didFailWithError: error)
         }
         var total: Statistics?
@@ -93,11 +98,15 @@ public final class ReplayManager: LocationManagerInterface {
             pass += 1
             guard let statistics = replay(bytes, to: delegate, run: run) else { return }
             if pass == 1 && statistics.sentences.decoded == 0 {
+                release(run)
                 return delegate.locationManager(self, didFailWithError: .notACapture(path: path))
             }
             total = statistics
         } while loop && !run.isStopped
         guard !run.isStopped, let total else { return }
+        // Released before the news: whoever starts the source again once told (a second
+        // `fixes()` stream) must find no run in place, or that start is silently lost.
+        release(run)
         delegate.locationManager(self, didChangeStatus: .finished(total))
     }
 
