@@ -672,12 +672,68 @@ def quadrants():
     return b"".join(out)
 
 
+# --- out-of-range.nmea -------------------------------------------------------------------
+
+def out_of_range():
+    """A good receiver whose sentences carry, here and there, values no receiver can mean:
+    each must be read as unknown and counted, and everything else in its sentence kept."""
+    bad = []   # one entry per out-of-range value written, for the header's count
+
+    def epoch(i, lat, lon, gga=None, rmc=None, gsv=None, extra=()):
+        now = hms(10 * 3600 + 30 * 60 + i, 2)
+        la, lo = lat_field(lat, 5), lon_field(lon, 5)
+        g = dict(sats="09", hdop="0.90", alt="42.0", lat=la, lon=lo)
+        g.update(gga or {})
+        r = dict(knots="5.20", course="87.5", date="100325", lat=la, lon=lo)
+        r.update(rmc or {})
+        v = dict(el="45", az="120", snr="40")
+        v.update(gsv or {})
+        lines = [sentence("GPRMC,%s,A,%s,%s,%s,%s,%s,,,A" % (now, r["lat"], r["lon"], r["knots"], r["course"], r["date"])),
+                 sentence("GPGGA,%s,%s,%s,1,%s,%s,%s,M,40.1,M,," % (now, g["lat"], g["lon"], g["sats"], g["hdop"], g["alt"])),
+                 sentence("GPGSA,A,3,03,06,11,14,17,19,22,28,30,,,,1.60,0.90,1.32"),
+                 sentence("GPGSV,1,1,03,03,%s,%s,%s,06,30,200,38,11,12,310,33" % (v["el"], v["az"], v["snr"]))]
+        lines.extend(sentence(x % {"now": now}) for x in extra)
+        return lines
+
+    out = [header(
+        "out-of-range",
+        "generic NMEA 3.0 GPS, 1 Hz (synthesised by Tools/make-captures.py)",
+        "2025-03-10",
+        "60.39N 5.32E, off Bergen, Norway",
+        ["Six 3D epochs at 1 Hz, 10:30:00-10:30:05, heading east at 5.2 kn. From the second on,",
+         "sentences carry values out of their physical range: satellites used 2140 and -4, HDOP",
+         "-1.2 and 0, course 857.7 and 400, speed -3.5 kn, elevation 149, azimuth 362, SNR 521,",
+         "minutes of latitude 95, longitude 181 degrees, ZDA years 20180 and 2018000000.",
+         "A reader keeps each such value out of its reports, counts it, and keeps the rest.",
+         "OUT-OF-RANGE-COUNT"])]
+    lat, lon = 60.39, 5.32
+    for i in range(6):
+        gga, rmc, gsv, extra = {}, {}, {}, []
+        if i == 1:
+            gga = dict(sats="2140", hdop="-1.2"); bad += ["sats", "hdop"]
+            rmc = dict(course="857.7", knots="-3.5"); bad += ["course", "speed"]
+            gsv = dict(el="149", az="362", snr="521"); bad += ["el", "az", "snr"]
+        if i == 2:
+            gga = dict(sats="-4"); bad += ["sats"]
+            extra = ["GPZDA,%(now)s,10,03,20180,00,00"]; bad += ["year"]
+        if i == 3:
+            gga = dict(lat="6095.12340,N"); bad += ["minutes"]
+            extra = ["GPVTG,400.0,T,,M,5.20,N,9.63,K,A", "GPZDA,%(now)s,10,03,2018000000,00,00"]; bad += ["course", "year"]
+        if i == 4:
+            gga = dict(hdop="0.00", lon="18100.00000,E"); bad += ["hdop", "longitude"]
+        out.extend(epoch(i, lat, lon, gga, rmc, gsv, extra))
+        lat, lon = move(lat, lon, 5.2 * 1852 / 3600, 87.5)
+    text = b"".join(out)
+    return text.replace(b"OUT-OF-RANGE-COUNT", b"%d values out of range in all." % len(bad))
+
+
 CAPTURES = {
     "drive-1hz.nmea": drive_1hz,
     "multignss-10hz.nmea": multignss_10hz,
     "cold-start.nmea": cold_start,
     "noisy-line.nmea": noisy_line,
     "quadrants.nmea": quadrants,
+    "out-of-range.nmea": out_of_range,
 }
 
 

@@ -7,6 +7,7 @@ enum Summary {
         if s.sentences.unknown > 0 { parts.append("\(s.sentences.unknown) of unknown types") }
         if s.sentences.badChecksum > 0 { parts.append("\(s.sentences.badChecksum) with bad checksums") }
         if s.sentences.malformed > 0 { parts.append("\(s.sentences.malformed) malformed") }
+        if s.sentences.outOfRange > 0 { parts.append("\(s.sentences.outOfRange) values out of range") }
         if s.framing.truncated > 0 { parts.append("\(s.framing.truncated) truncated") }
         if s.framing.overlong > 0 { parts.append("\(s.framing.overlong) overlong") }
         if s.framing.junkBytes > 0 { parts.append("\(s.framing.junkBytes) junk bytes skipped") }

@@ -17,7 +17,11 @@ public final class NMEAParser {
         set { core.onSentence = newValue }
     }
 
-    public init() {}
+    /// `acceptsSimulatedFixes`: take a receiver's simulator or demo output (GGA quality 8,
+    /// mode S) as fixes; by default it is no fix (see `EpochAssembler`).
+    public init(acceptsSimulatedFixes: Bool = false) {
+        core.assembler = EpochAssembler(acceptsSimulatedFixes: acceptsSimulatedFixes)
+    }
 
     public func parse(_ bytes: UnsafeRawBufferPointer, emit: (EngineEvent) -> Void) {
         Self.parse(bytes, framer: &framer, core: &core, emit: emit)
@@ -83,22 +87,28 @@ struct Core {
         // Decoded straight into its own type and handed on: no enum in between to copy into.
         let talker = sentence.talker
         switch kind {
-        case .gga: assembler.consume(GGA(sentence), talker: talker, emit: emit)
-        case .rmc: assembler.consume(RMC(sentence), talker: talker, emit: emit)
-        case .gsa: assembler.consume(GSA(sentence), talker: talker, emit: emit)
-        case .gsv: assembler.consume(GSV(sentence), talker: talker, emit: emit)
-        case .vtg: assembler.consume(VTG(sentence), talker: talker, emit: emit)
-        case .gll: assembler.consume(GLL(sentence), talker: talker, emit: emit)
-        case .zda: assembler.consume(ZDA(sentence), talker: talker, emit: emit)
-        case .gns: assembler.consume(GNS(sentence), talker: talker, emit: emit)
-        case .gst: assembler.consume(GST(sentence), talker: talker, emit: emit)
-        case .gbs: assembler.consume(GBS(sentence), talker: talker, emit: emit)
-        case .pgrme: assembler.consume(PGRME(sentence), talker: talker, emit: emit)
+        case .gga: feed(GGA(sentence), talker: talker, emit: emit)
+        case .rmc: feed(RMC(sentence), talker: talker, emit: emit)
+        case .gsa: feed(GSA(sentence), talker: talker, emit: emit)
+        case .gsv: feed(GSV(sentence), talker: talker, emit: emit)
+        case .vtg: feed(VTG(sentence), talker: talker, emit: emit)
+        case .gll: feed(GLL(sentence), talker: talker, emit: emit)
+        case .zda: feed(ZDA(sentence), talker: talker, emit: emit)
+        case .gns: feed(GNS(sentence), talker: talker, emit: emit)
+        case .gst: feed(GST(sentence), talker: talker, emit: emit)
+        case .gbs: feed(GBS(sentence), talker: talker, emit: emit)
+        case .pgrme: feed(PGRME(sentence), talker: talker, emit: emit)
         case .pubx:
             guard let p = PUBXPosition(sentence) else { return }
-            assembler.consume(p, talker: talker, emit: emit)
+            feed(p, talker: talker, emit: emit)
         case .unknown: return
         }
+    }
+
+    @inline(__always)
+    private mutating func feed<S: EpochInput>(_ decoded: S, talker: Talker?, emit: (EngineEvent) -> Void) {
+        counts.outOfRange &+= decoded.outOfRange
+        assembler.consume(decoded, talker: talker, emit: emit)
     }
 }
 
@@ -110,6 +120,9 @@ public struct SentenceCounts: Equatable, Sendable {
     public var malformed = 0
     /// Accepted without a checksum (allowed, but a sign of an old receiver or a hand-made feed).
     public var withoutChecksum = 0
+    /// Values outside their physical range (`Bounds`), read as unknown; their sentences were
+    /// still used for everything else they said.
+    public var outOfRange = 0
 
     public subscript(kind: SentenceKind) -> Int { byKind[kind.rawValue] }
     public var unknown: Int { self[.unknown] }

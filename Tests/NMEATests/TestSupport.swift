@@ -25,7 +25,13 @@ func nmea(_ bodies: [String]) -> String { bodies.map { nmea($0) }.joined() }
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 /// Every event of a whole stream, finished.
-func events(_ text: String) -> [EngineEvent] { NMEAParser.events(of: bytes(text)) }
+func events(_ text: String, acceptsSimulatedFixes: Bool = false) -> [EngineEvent] {
+    let parser = NMEAParser(acceptsSimulatedFixes: acceptsSimulatedFixes)
+    var out: [EngineEvent] = []
+    parser.parse(bytes(text)) { out.append($0) }
+    parser.finish { out.append($0) }
+    return out
+}
 
 /// A parser that has read `text` (not finished), and the events it emitted.
 func parsed(_ input: [UInt8], finish: Bool = true) -> (parser: NMEAParser, events: [EngineEvent]) {
@@ -53,6 +59,9 @@ extension Array where Element == EngineEvent {
 // MARK: - Decoding one sentence
 
 /// Checks and decodes one line (with or without terminator), as the parser would.
+/// A sentence body (`GPGGA,…`) framed, checksummed and decoded.
+func decoded(_ body: String) -> DecodedSentence? { decode(nmea(body)) }
+
 func decode(_ line: String) -> DecodedSentence? {
     var raw = bytes(line)
     while let last = raw.last, last == 0x0D || last == 0x0A { raw.removeLast() }

@@ -31,7 +31,7 @@ struct LiveView: Sendable {
         /// Sentences that passed their checksum, of every type.
         var sentences: Int
         var badChecksums: Int
-        /// Malformed, cut off, or too long to be a sentence.
+        /// Malformed, cut off, too long to be a sentence, or values out of range.
         var otherErrors: Int
 
         init(sentences: Int, badChecksums: Int, otherErrors: Int) {
@@ -43,7 +43,8 @@ struct LiveView: Sendable {
         init(_ s: Statistics) {
             self.init(sentences: s.sentences.decoded + s.sentences.unknown,
                       badChecksums: s.sentences.badChecksum,
-                      otherErrors: s.sentences.malformed + s.framing.truncated + s.framing.overlong)
+                      otherErrors: s.sentences.malformed + s.framing.truncated + s.framing.overlong
+                          + s.sentences.outOfRange)
         }
     }
 

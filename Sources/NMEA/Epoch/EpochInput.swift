@@ -3,10 +3,23 @@
 /// specialised for each and never copies a decoded sentence into an enum on the hot path.
 protocol EpochInput {
     var facts: EpochAssembler.Facts { get }
+    /// Values the decoder found out of range (`Bounds`), for the stream's statistics.
+    var outOfRange: Int { get }
+    /// Whether the receiver marks this sentence's solution as its simulator's.
+    var isSimulated: Bool { get }
+    /// The sentence as the one type that can hold any (to keep it until its epoch is known).
+    var decoded: DecodedSentence { get }
     func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics)
 }
 
+extension EpochInput {
+    var isSimulated: Bool { false }
+}
+
 extension GGA: EpochInput {
+    var decoded: DecodedSentence { .gga(self) }
+    var isSimulated: Bool { qualityIndicator == 8 }
+
     var facts: EpochAssembler.Facts {
         var f = EpochAssembler.Facts(kind: .gga)
         f.time = time
@@ -19,7 +32,10 @@ extension GGA: EpochInput {
             if claimsFix { epoch.validSignals += 1 }
             epoch.offer(coordinate, fromGGA: true)
             epoch.offer(quality)
-            if let a = altitude { epoch.altitude = a }
+            if let a = altitude {
+                epoch.altitude = a
+                epoch.altitudeSolution = coordinate
+            }
             if let g = geoidSeparation { epoch.geoidSeparation = g }
         } else if qualityIndicator != nil {
             epoch.invalidSignals += 1
@@ -30,6 +46,9 @@ extension GGA: EpochInput {
 }
 
 extension GNS: EpochInput {
+    var decoded: DecodedSentence { .gns(self) }
+    var isSimulated: Bool { mode == .simulator }
+
     var facts: EpochAssembler.Facts {
         var f = EpochAssembler.Facts(kind: .gns)
         f.time = time
@@ -42,7 +61,10 @@ extension GNS: EpochInput {
             epoch.validSignals += 1
             epoch.offer(coordinate)
             epoch.offer(m.quality)
-            if let a = altitude { epoch.altitude = a }
+            if let a = altitude {
+                epoch.altitude = a
+                epoch.altitudeSolution = nil
+            }
             if let g = geoidSeparation { epoch.geoidSeparation = g }
         } else if isInvalid {
             epoch.invalidSignals += 1
@@ -54,6 +76,9 @@ extension GNS: EpochInput {
 }
 
 extension RMC: EpochInput {
+    var decoded: DecodedSentence { .rmc(self) }
+    var isSimulated: Bool { mode == .simulator }
+
     var facts: EpochAssembler.Facts {
         var f = EpochAssembler.Facts(kind: .rmc)
         f.time = time
@@ -78,6 +103,9 @@ extension RMC: EpochInput {
 }
 
 extension GLL: EpochInput {
+    var decoded: DecodedSentence { .gll(self) }
+    var isSimulated: Bool { mode == .simulator }
+
     var facts: EpochAssembler.Facts {
         var f = EpochAssembler.Facts(kind: .gll)
         f.time = time
@@ -97,6 +125,9 @@ extension GLL: EpochInput {
 }
 
 extension VTG: EpochInput {
+    var decoded: DecodedSentence { .vtg(self) }
+    var isSimulated: Bool { mode == .simulator }
+
     var facts: EpochAssembler.Facts {
         EpochAssembler.Facts(kind: .vtg)
     }
@@ -110,6 +141,7 @@ extension VTG: EpochInput {
 }
 
 extension GSA: EpochInput {
+    var decoded: DecodedSentence { .gsa(self) }
     var facts: EpochAssembler.Facts {
         EpochAssembler.Facts(kind: .gsa)
     }
@@ -125,6 +157,7 @@ extension GSA: EpochInput {
 }
 
 extension GSV: EpochInput {
+    var decoded: DecodedSentence { .gsv(self) }
     var facts: EpochAssembler.Facts {
         var f = EpochAssembler.Facts(kind: .gsv)
         f.closesSet = isLastPart
@@ -139,6 +172,7 @@ extension GSV: EpochInput {
 }
 
 extension ZDA: EpochInput {
+    var decoded: DecodedSentence { .zda(self) }
     var facts: EpochAssembler.Facts {
         var f = EpochAssembler.Facts(kind: .zda)
         f.time = time
@@ -151,6 +185,7 @@ extension ZDA: EpochInput {
 }
 
 extension GST: EpochInput {
+    var decoded: DecodedSentence { .gst(self) }
     var facts: EpochAssembler.Facts {
         var f = EpochAssembler.Facts(kind: .gst)
         f.time = time
@@ -165,6 +200,7 @@ extension GST: EpochInput {
 }
 
 extension GBS: EpochInput {
+    var decoded: DecodedSentence { .gbs(self) }
     var facts: EpochAssembler.Facts {
         var f = EpochAssembler.Facts(kind: .gbs)
         f.time = time
@@ -179,6 +215,7 @@ extension GBS: EpochInput {
 }
 
 extension PGRME: EpochInput {
+    var decoded: DecodedSentence { .pgrme(self) }
     var facts: EpochAssembler.Facts {
         EpochAssembler.Facts(kind: .pgrme)
     }
@@ -191,6 +228,7 @@ extension PGRME: EpochInput {
 }
 
 extension PUBXPosition: EpochInput {
+    var decoded: DecodedSentence { .pubx(self) }
     var facts: EpochAssembler.Facts {
         var f = EpochAssembler.Facts(kind: .pubx)
         f.time = time

@@ -22,6 +22,10 @@ public struct Field {
     public var double: Double? { decimal?.value }
 
     /// A decimal number as mantissa and scale, exact: no binary rounding before the caller decides.
+    ///
+    /// Bounded so that no arithmetic on it can overflow: at most 18 significant digits (|mantissa|
+    /// < 10^18) and at most `Decimal.maximumScale` digits after the point (further ones are cut:
+    /// no NMEA quantity is that fine). A longer integer part is no NMEA quantity either: nil.
     public var decimal: Decimal? {
         var i = 0
         let n = bytes.count
@@ -32,13 +36,17 @@ public struct Field {
         var scale = 0
         var digits = 0
         var seenDot = false
+        var seenDigit = false
         while i < n {
             let c = bytes[i]
             if c >= ASCII.zero && c <= ASCII.nine {
-                // Beyond 18 digits the value cannot be a real NMEA quantity; stop adding precision.
-                if digits < 18 {
+                seenDigit = true
+                if seenDot && scale == Decimal.maximumScale {
+                    // Finer than anything a receiver measures: cut.
+                } else if digits < 18 {
                     mantissa = mantissa &* 10 &+ Int64(c &- ASCII.zero)
-                    digits += 1
+                    // Leading zeros are not significant: 0.000…01 keeps its digits.
+                    if mantissa != 0 { digits += 1 }
                     if seenDot { scale += 1 }
                 } else if !seenDot {
                     return nil
@@ -50,7 +58,7 @@ public struct Field {
             }
             i += 1
         }
-        guard digits > 0 else { return nil }
+        guard seenDigit else { return nil }
         return Decimal(mantissa: negative ? -mantissa : mantissa, scale: scale)
     }
 
@@ -80,12 +88,15 @@ public struct Field {
         return CalendarDate(year: CalendarDate.expandTwoDigitYear(yy), month: mm, day: dd)
     }
 
-    /// `ddmm.mmmm` / `dddmm.mmmm` with its hemisphere field, as signed degrees.
-    public func angle(hemisphere: Field, negative: UInt8) -> Double? {
-        guard let d = decimal, d.mantissa >= 0, let h = hemisphere.character else { return nil }
+    /// `ddmm.mmmm` / `dddmm.mmmm` with its hemisphere field (`positive` or `negative`), as
+    /// signed degrees; nil for minutes of 60 or more or a hemisphere that is neither.
+    public func angle(hemisphere: Field, positive: UInt8, negative: UInt8) -> Double? {
+        guard let d = decimal, d.mantissa >= 0, let h = hemisphere.character,
+              h == positive || h == negative, hemisphere.bytes.count == 1 else { return nil }
         // Degrees are the digits above the minutes: split exactly on the decimal mantissa so that
         // minutes with 4, 5 or 6 decimals keep their full precision.
-        let hundred = 100 * powersOfTen[d.scale]
+        // `scale` is at most `Decimal.maximumScale`, so 100 · 10^scale fits.
+        let hundred = powersOfTen[d.scale + 2]
         let degrees = Double(d.mantissa / hundred)
         let minutes = Decimal(mantissa: d.mantissa % hundred, scale: d.scale).value
         guard minutes < 60 else { return nil }
@@ -98,6 +109,10 @@ public struct Field {
 public struct Decimal: Equatable, Sendable {
     public var mantissa: Int64
     public var scale: Int
+
+    /// Digits after the point that a field may carry; `powersOfTen` reaches two further, so
+    /// degrees-and-minutes can be split without overflow.
+    public static let maximumScale = 16
 
     /// Correctly rounded for up to 15 significant digits: both operands are exact doubles.
     @inline(__always)

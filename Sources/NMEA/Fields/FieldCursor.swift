@@ -2,6 +2,8 @@
 public struct FieldCursor {
     let body: UnsafeBufferPointer<UInt8>
     var position: Int
+    /// Values read through `Bounds` that lay outside them (see `Bounds.swift`).
+    public internal(set) var outOfRange = 0
 
     init(body: UnsafeBufferPointer<UInt8>, position: Int) {
         self.body = body
@@ -20,6 +22,20 @@ public struct FieldCursor {
         while end < body.count && body[end] != ASCII.comma { end += 1 }
         position = end
         return Field(bytes: UnsafeBufferPointer(rebasing: body[start..<end]))
+    }
+
+    /// The next field as a time of day; a field that is not one (25:00:00) is counted.
+    public mutating func time() -> TimeOfDay? {
+        let field = next()
+        guard let t = field.timeOfDay else { reject(field); return nil }
+        return t
+    }
+
+    /// The next field as a `ddmmyy` date; one that does not exist is counted.
+    public mutating func date() -> CalendarDate? {
+        let field = next()
+        guard let d = field.date else { reject(field); return nil }
+        return d
     }
 
     public mutating func skip(_ count: Int) {

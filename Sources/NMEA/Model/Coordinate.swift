@@ -23,7 +23,6 @@ public struct Coordinate: Hashable, Sendable {
 
     /// Approximate ground distance in metres (equirectangular: exact enough below a kilometre).
     public func distance(to other: Coordinate) -> Double {
-        let metresPerDegree = 111_195.0
         let dy = (latitude - other.latitude) * metresPerDegree
         let meanLatitude = (latitude + other.latitude) / 2 * .pi / 180
         var dLon = (longitude - other.longitude).magnitude
@@ -32,12 +31,18 @@ public struct Coordinate: Hashable, Sendable {
         return (dx * dx + dy * dy).squareRoot()
     }
 
-    /// Reads the four fields `lat,N,lon,E`; nil when any is empty or out of range.
+    /// Reads the four fields `lat,N,lon,E`; nil when any is empty or out of range (counted).
     static func read(_ fields: inout FieldCursor) -> Coordinate? {
         let lat = fields.next(), ns = fields.next(), lon = fields.next(), ew = fields.next()
-        guard let latitude = lat.angle(hemisphere: ns, negative: 0x53),   // S
-              let longitude = lon.angle(hemisphere: ew, negative: 0x57),  // W
-              latitude.magnitude <= 90, longitude.magnitude <= 180
+        guard !lat.isEmpty || !lon.isEmpty else { return nil }
+        let latitude = lat.angle(hemisphere: ns, positive: 0x4E, negative: 0x53)    // N, S
+        let longitude = lon.angle(hemisphere: ew, positive: 0x45, negative: 0x57)   // E, W
+        // An angle that parses but is no angle (minutes ≥ 60, 95° north) is out of range;
+        // a position with one half missing is simply unknown.
+        if latitude == nil && lat.decimal != nil && ns.character != nil { fields.reject(lat) }
+        if longitude == nil && lon.decimal != nil && ew.character != nil { fields.reject(lon) }
+        guard let latitude = fields.checked(latitude, in: Bounds.latitude),
+              let longitude = fields.checked(longitude, in: Bounds.longitude)
         else { return nil }
         let decimals = min(lat.decimal?.scale ?? 0, lon.decimal?.scale ?? 0)
         return Coordinate(latitude: latitude, longitude: longitude,
@@ -166,6 +171,9 @@ public struct DilutionOfPrecision: Equatable, Sendable {
         self.time = time
     }
 }
+
+/// Metres of ground per degree of latitude (a great circle on the mean Earth radius).
+let metresPerDegree = 111_195.0
 
 /// Knots to metres per second, exactly (1 knot = 1852 m/h).
 let metresPerSecondPerKnot = 1852.0 / 3600.0

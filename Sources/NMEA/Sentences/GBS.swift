@@ -6,12 +6,15 @@ public struct GBS: Equatable, Sendable {
     public var latitudeError: Double?
     public var longitudeError: Double?
     public var altitudeError: Double?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     public init(_ s: Sentence) {
         var f = s.fields
-        time = f.next().timeOfDay
-        latitudeError = f.next().double
-        longitudeError = f.next().double
-        altitudeError = f.next().double
+        time = f.time()
+        latitudeError = f.double(in: Bounds.accuracy)
+        longitudeError = f.double(in: Bounds.accuracy)
+        altitudeError = f.double(in: Bounds.accuracy)
+        outOfRange = f.outOfRange
     }
 }

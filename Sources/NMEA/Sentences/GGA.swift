@@ -15,6 +15,8 @@ public struct GGA: Equatable, Sendable {
     public var geoidSeparation: Double?
     public var differentialAge: Double?
     public var differentialStation: Int?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     public var quality: FixQuality? { qualityIndicator.flatMap(FixQuality.init(ggaQuality:)) }
     /// A fix by its quality indicator.
@@ -27,16 +29,17 @@ public struct GGA: Equatable, Sendable {
 
     public init(_ s: Sentence) {
         var f = s.fields
-        time = f.next().timeOfDay
+        time = f.time()
         coordinate = Coordinate.read(&f)
-        qualityIndicator = f.next().integer
-        satellitesUsed = f.next().integer
-        hdop = f.next().double
-        altitude = f.next().double
+        qualityIndicator = f.integer(in: Bounds.ggaQuality)
+        satellitesUsed = f.integer(in: Bounds.satellites)
+        hdop = f.double(in: Bounds.dop)
+        altitude = f.double(in: Bounds.altitude)
         f.skip(1)
-        geoidSeparation = f.next().double
+        geoidSeparation = f.double(in: Bounds.geoidSeparation)
         f.skip(1)
-        differentialAge = f.next().double
-        differentialStation = f.next().integer
+        differentialAge = f.double(in: Bounds.differentialAge)
+        differentialStation = f.integer(in: Bounds.differentialStation)
+        outOfRange = f.outOfRange
     }
 }

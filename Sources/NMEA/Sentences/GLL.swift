@@ -7,17 +7,20 @@ public struct GLL: Equatable, Sendable {
     /// `A` valid, `V` not; nil for the old short form, which has no status.
     public var isValid: Bool?
     public var mode: ModeIndicator?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     public init(_ s: Sentence) {
         var f = s.fields
         coordinate = Coordinate.read(&f)
-        time = f.next().timeOfDay
+        time = f.time()
         switch f.next().character {
         case 0x41?: isValid = true
         case 0x56?: isValid = false
         default: isValid = nil
         }
         mode = ModeIndicator(f.next())
+        outOfRange = f.outOfRange
     }
 
     public var hasFix: Bool { isValid == true && mode?.isValid != false }

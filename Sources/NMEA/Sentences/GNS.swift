@@ -15,10 +15,12 @@ public struct GNS: Equatable, Sendable {
     public var geoidSeparation: Double?
     public var differentialAge: Double?
     public var navigationalStatus: NavigationalStatus?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     public init(_ s: Sentence) {
         var f = s.fields
-        time = f.next().timeOfDay
+        time = f.time()
         coordinate = Coordinate.read(&f)
         let modes = f.next()
         var best: ModeIndicator?
@@ -31,12 +33,13 @@ public struct GNS: Equatable, Sendable {
         }
         mode = best
         isInvalid = sawAny && best == nil
-        satellitesUsed = f.next().integer
-        hdop = f.next().double
-        altitude = f.next().double
-        geoidSeparation = f.next().double
-        differentialAge = f.next().double
+        satellitesUsed = f.integer(in: Bounds.satellites)
+        hdop = f.double(in: Bounds.dop)
+        altitude = f.double(in: Bounds.altitude)
+        geoidSeparation = f.double(in: Bounds.geoidSeparation)
+        differentialAge = f.double(in: Bounds.differentialAge)
         f.skip(1)
         navigationalStatus = NavigationalStatus(f.next())
+        outOfRange = f.outOfRange
     }
 }

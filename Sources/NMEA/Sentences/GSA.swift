@@ -12,6 +12,8 @@ public struct GSA: Equatable, Sendable {
     public var vdop: Double?
     /// NMEA 4.10 system ID (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC).
     public var systemID: Int?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     public init(_ s: Sentence) {
         var f = s.fields
@@ -19,16 +21,17 @@ public struct GSA: Equatable, Sendable {
         // so locate the DOPs from the end: the last three fields, or four with a system ID.
         let count = f.remaining
         f.skip(1)
-        mode = f.next().integer.flatMap(FixMode.init(rawValue:))
+        mode = f.integer(in: 1...3).flatMap(FixMode.init(rawValue:))
         // 17 fields by the standard; an 18th is the NMEA 4.10 system ID.
         let trailing = count >= 18 ? 4 : 3
         let numbers = max(0, count - 2 - trailing)
         for _ in 0..<numbers {
             if let n = f.next().integer, n > 0, n <= Int(UInt16.max) { satellites.append(UInt16(n)) }
         }
-        pdop = f.next().double
-        hdop = f.next().double
-        vdop = f.next().double
-        if trailing == 4 { systemID = f.next().integer }
+        pdop = f.double(in: Bounds.dop)
+        hdop = f.double(in: Bounds.dop)
+        vdop = f.double(in: Bounds.dop)
+        if trailing == 4 { systemID = f.integer(in: 0...15) }
+        outOfRange = f.outOfRange
     }
 }

@@ -10,16 +10,19 @@ public struct GST: Equatable, Sendable {
     public var latitudeError: Double?
     public var longitudeError: Double?
     public var altitudeError: Double?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     public init(_ s: Sentence) {
         var f = s.fields
-        time = f.next().timeOfDay
-        rms = f.next().double
-        semiMajor = f.next().double
-        semiMinor = f.next().double
-        orientation = f.next().double
-        latitudeError = f.next().double
-        longitudeError = f.next().double
-        altitudeError = f.next().double
+        time = f.time()
+        rms = f.double(in: Bounds.accuracy)
+        semiMajor = f.double(in: Bounds.accuracy)
+        semiMinor = f.double(in: Bounds.accuracy)
+        orientation = f.double(in: Bounds.orientation)
+        latitudeError = f.double(in: Bounds.accuracy)
+        longitudeError = f.double(in: Bounds.accuracy)
+        altitudeError = f.double(in: Bounds.accuracy)
+        outOfRange = f.outOfRange
     }
 }

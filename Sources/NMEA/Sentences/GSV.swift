@@ -30,21 +30,27 @@ public struct GSV: Equatable, Sendable {
     public var satellitesInView: Int?
     public var entries = FixedList<4, Entry>()
     public var signalID: Int?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     public init(_ s: Sentence) {
         var f = s.fields
         let count = f.remaining
-        totalParts = f.next().integer
-        part = f.next().integer
-        satellitesInView = f.next().integer
+        totalParts = f.integer(in: Bounds.gsvParts)
+        part = f.integer(in: Bounds.gsvParts)
+        satellitesInView = f.integer(in: Bounds.satellites)
         // Four fields per satellite; one left over is the 4.10 signal ID.
         let quads = max(0, count - 3) / 4
         for _ in 0..<quads {
             let n = f.next(), e = f.next(), a = f.next(), c = f.next()
-            guard let number = n.integer, number > 0 else { continue }
-            entries.append(Entry(number: number, elevation: e.double, azimuth: a.double, snr: c.double))
+            guard let number = f.checked(n.integer, in: 1...999) else { continue }
+            entries.append(Entry(number: number,
+                                 elevation: f.checked(e.double, in: Bounds.elevation),
+                                 azimuth: f.checked(a.double, in: Bounds.azimuth),
+                                 snr: f.checked(c.double, in: Bounds.snr)))
         }
         if (count - 3) % 4 == 1 { signalID = f.next().integer }
+        outOfRange = f.outOfRange
     }
 
     public var isLastPart: Bool {

@@ -5,13 +5,16 @@ public struct PGRME: Equatable, Sendable {
     public var horizontalError: Double?
     public var verticalError: Double?
     public var sphericalError: Double?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     public init(_ s: Sentence) {
         var f = s.fields
-        horizontalError = f.next().double
+        horizontalError = f.double(in: Bounds.accuracy)
         f.skip(1)
-        verticalError = f.next().double
+        verticalError = f.double(in: Bounds.accuracy)
         f.skip(1)
-        sphericalError = f.next().double
+        sphericalError = f.double(in: Bounds.accuracy)
+        outOfRange = f.outOfRange
     }
 }

@@ -18,27 +18,30 @@ public struct PUBXPosition: Equatable, Sendable {
     public var vdop: Double?
     public var tdop: Double?
     public var satellitesUsed: Int?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     /// Reads a `PUBX` sentence whose message ID is `00`; nil for the other PUBX messages.
     public init?(_ s: Sentence) {
         var f = s.fields
         let id = f.next()
         guard id.bytes.count == 2, id.bytes[0] == 0x30, id.bytes[1] == 0x30 else { return nil }
-        time = f.next().timeOfDay
+        time = f.time()
         coordinate = Coordinate.read(&f)
-        ellipsoidalAltitude = f.next().double
+        ellipsoidalAltitude = f.double(in: Bounds.altitude)
         let nav = f.next()
         navigationStatus = nav.bytes.count == 2 ? (nav.bytes[0], nav.bytes[1]) : nil
-        horizontalAccuracy = f.next().double
-        verticalAccuracy = f.next().double
-        speedKilometresPerHour = f.next().double
-        course = f.next().double
-        verticalVelocityDown = f.next().double
+        horizontalAccuracy = f.double(in: Bounds.accuracy)
+        verticalAccuracy = f.double(in: Bounds.accuracy)
+        speedKilometresPerHour = f.double(in: Bounds.speedKilometresPerHour)
+        course = f.double(in: Bounds.course)
+        verticalVelocityDown = f.double(in: Bounds.verticalSpeed)
         f.skip(1)
-        hdop = f.next().double
-        vdop = f.next().double
-        tdop = f.next().double
-        satellitesUsed = f.next().integer
+        hdop = f.double(in: Bounds.dop)
+        vdop = f.double(in: Bounds.dop)
+        tdop = f.double(in: Bounds.dop)
+        satellitesUsed = f.integer(in: Bounds.satellites)
+        outOfRange = f.outOfRange
     }
 
     public var mode: FixMode {
@@ -64,6 +67,6 @@ public struct PUBXPosition: Equatable, Sendable {
             && a.horizontalAccuracy == b.horizontalAccuracy && a.verticalAccuracy == b.verticalAccuracy
             && a.speedKilometresPerHour == b.speedKilometresPerHour && a.course == b.course
             && a.verticalVelocityDown == b.verticalVelocityDown && a.hdop == b.hdop && a.vdop == b.vdop
-            && a.tdop == b.tdop && a.satellitesUsed == b.satellitesUsed
+            && a.tdop == b.tdop && a.satellitesUsed == b.satellitesUsed && a.outOfRange == b.outOfRange
     }
 }

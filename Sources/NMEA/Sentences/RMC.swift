@@ -15,23 +15,26 @@ public struct RMC: Equatable, Sendable {
     public var magneticVariation: Double?
     public var mode: ModeIndicator?
     public var navigationalStatus: NavigationalStatus?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     public init(_ s: Sentence) {
         var f = s.fields
-        time = f.next().timeOfDay
+        time = f.time()
         switch f.next().character {
         case 0x41?: isValid = true
         case 0x56?: isValid = false
         default: isValid = nil
         }
         coordinate = Coordinate.read(&f)
-        speedKnots = f.next().double
-        course = f.next().double
-        date = f.next().date
-        let variation = f.next().double, direction = f.next().character
+        speedKnots = f.double(in: Bounds.speedKnots)
+        course = f.double(in: Bounds.course)
+        date = f.date()
+        let variation = f.double(in: Bounds.magneticVariation), direction = f.next().character
         magneticVariation = variation.map { direction == 0x57 ? -$0 : $0 }
         mode = ModeIndicator(f.next())
         navigationalStatus = NavigationalStatus(f.next())
+        outOfRange = f.outOfRange
     }
 
     /// Valid by its status and, where present, by its mode indicator.

@@ -9,24 +9,27 @@ public struct VTG: Equatable, Sendable {
     public var speedKnots: Double?
     public var speedKilometresPerHour: Double?
     public var mode: ModeIndicator?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     public init(_ s: Sentence) {
         var f = s.fields
         let first = f.next(), second = f.next()
-        course = first.double
+        course = f.checked(first.double, in: Bounds.course)
         if second.character == 0x54 { // T: the labelled form
-            magneticCourse = f.next().double
+            magneticCourse = f.double(in: Bounds.course)
             f.skip(1)
-            speedKnots = f.next().double
+            speedKnots = f.double(in: Bounds.speedKnots)
             f.skip(1)
-            speedKilometresPerHour = f.next().double
+            speedKilometresPerHour = f.double(in: Bounds.speedKilometresPerHour)
             f.skip(1)
             mode = ModeIndicator(f.next())
         } else {
-            magneticCourse = second.double
-            speedKnots = f.next().double
-            speedKilometresPerHour = f.next().double
+            magneticCourse = f.checked(second.double, in: Bounds.course)
+            speedKnots = f.double(in: Bounds.speedKnots)
+            speedKilometresPerHour = f.double(in: Bounds.speedKilometresPerHour)
         }
+        outOfRange = f.outOfRange
     }
 
     /// Speed in m/s, preferring knots (more receivers fill that one).

@@ -3,13 +3,18 @@
 public struct ZDA: Equatable, Sendable {
     public var time: TimeOfDay?
     public var date: CalendarDate?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
+    public var outOfRange = 0
 
     public init(_ s: Sentence) {
         var f = s.fields
-        time = f.next().timeOfDay
-        let day = f.next().integer, month = f.next().integer, year = f.next().integer
-        if let day, let month, let year, year >= 1980 {
-            date = CalendarDate(year: year, month: month, day: day)
+        time = f.time()
+        let day = f.next(), month = f.next()
+        let year = f.integer(in: Bounds.year)
+        if let d = day.integer, let m = month.integer, let year {
+            date = CalendarDate(year: year, month: m, day: d)
+            if date == nil { f.reject(day) }
         }
+        outOfRange = f.outOfRange
     }
 }

@@ -1,0 +1,81 @@
+/// The physical range of every value a sentence states. A received value outside its range is
+/// unknown (nil), never passed on, and counted (`SentenceCounts.outOfRange`): a receiver, a
+/// cable or a hand-made feed that says "course 857.7" has said nothing usable about course.
+///
+/// The README's table of ranges is this file; keep the two together.
+public enum Bounds {
+    /// Degrees; minutes of a `ddmm.mm` angle must also be below 60.
+    public static let latitude = -90.0...90.0
+    public static let longitude = -180.0...180.0
+    /// Metres: from the deepest ocean floor to the orbits where NMEA receivers still fly.
+    public static let altitude = -11_000.0...1_000_000.0
+    /// Metres of the geoid above the ellipsoid: EGM96 spans about −107 to +86.
+    public static let geoidSeparation = -200.0...200.0
+    /// Metres per second over ground, or up: faster than anything near the Earth moves.
+    public static let speed = 0.0...12_000.0
+    public static let verticalSpeed = -12_000.0...12_000.0
+    public static let speedKnots = 0.0...(12_000.0 / metresPerSecondPerKnot)
+    public static let speedKilometresPerHour = 0.0...(12_000.0 * 3.6)
+    /// Degrees true, clockwise from north; 360 is written 0.
+    public static let course = 0.0..<360.0
+    /// Degrees of magnetic variation, before its E/W sign.
+    public static let magneticVariation = 0.0...180.0
+    /// Dilutions of precision are ratios above zero; some receivers send 0 or 99.99 for
+    /// "unknown" (0 is out of range, 99.99 passes as the very poor geometry it claims).
+    public static let dop = 0.0.nextUp..<1_000.0
+    /// Metres, one sigma (GST, GBS, PUBX, PGRME); u-blox reports up to 4 294 967 m before a fix.
+    public static let accuracy = 0.0...10_000_000.0
+    /// Degrees of an error ellipse's orientation, from true north.
+    public static let orientation = 0.0..<360.0
+    /// Satellites used in a solution or listed in view: gpsd's MAXCHANNELS.
+    public static let satellites = 0...140
+    /// Degrees above the horizon.
+    public static let elevation = -90.0...90.0
+    /// Degrees true, as GSV writes them (000–359).
+    public static let azimuth = 0.0..<360.0
+    /// Carrier-to-noise density, dB-Hz (GSV's two digits).
+    public static let snr = 0.0...99.0
+    /// Seconds since the last differential correction, and the station that sent it.
+    public static let differentialAge = 0.0...10_000.0
+    public static let differentialStation = 0...1023
+    /// GGA's quality indicator (0 invalid … 8 simulator).
+    public static let ggaQuality = 0...8
+    /// GSV sentences per set and the part number; the standard allows 9, receivers with a
+    /// crowded sky send more.
+    public static let gsvParts = 1...31
+    /// Four-digit years (ZDA). GPS time began in 1980; a two-digit year keeps its pivot
+    /// (80–99 are 19xx, 00–79 are 20xx), so RMC dates fall in 1980–2079.
+    public static let year = 1980...2179
+}
+
+extension FieldCursor {
+    /// The next field as a number within `bounds`: nil when empty, malformed or out of range,
+    /// and counted when out of range.
+    @inline(__always)
+    public mutating func double<R: RangeExpression<Double>>(in bounds: R) -> Double? {
+        checked(next().double, in: bounds)
+    }
+
+    @inline(__always)
+    public mutating func integer(in bounds: ClosedRange<Int>) -> Int? {
+        checked(next().integer, in: bounds)
+    }
+
+    /// A value read or derived from this sentence, kept only within `bounds`.
+    @inline(__always)
+    public mutating func checked<T, R: RangeExpression<T>>(_ value: T?, in bounds: R) -> T? {
+        guard let value else { return nil }
+        guard bounds.contains(value) else {
+            outOfRange &+= 1
+            return nil
+        }
+        return value
+    }
+
+    /// Counts a field whose text was a value of the right shape but not a real one (minute 61,
+    /// 30 February).
+    @inline(__always)
+    public mutating func reject(_ field: Field) {
+        if !field.isEmpty { outOfRange &+= 1 }
+    }
+}
