@@ -46,8 +46,9 @@ public final class LocationService: LocationManagerDelegate {
 
     // MARK: - Requests
 
-    /// Calls `completion` with the next fix that has a position, or with the reason there is
-    /// none: the source failed, ended, was stopped, or `timeout` passed.
+    /// Calls `completion` with the next fix that has a position and comes from a whole cycle
+    /// (not `isPartialEpoch`), or with the reason there is none: the source failed, ended, was
+    /// stopped, or `timeout` passed.
     public func fetchCurrentLocation(timeout: Duration? = nil, completion: @escaping LocationCallback) {
         let (id, mustStart) = state.withLock { s -> (Int, Bool) in
             let id = s.nextID
@@ -190,7 +191,9 @@ public final class LocationService: LocationManagerDelegate {
             guard !s.ended else { return ([], [], false) }
             guard fix.hasFix, fix.coordinate != nil else { return ([], s.everyone, false) }
             s.lastFix = fix
-            guard !s.requests.isEmpty else { return ([], s.everyone, false) }
+            // A request wants a whole cycle's fix: the stream's first epoch may have begun
+            // part-way (a 3D receiver's fix looking 2D, without time or altitude).
+            guard !s.requests.isEmpty, !fix.isPartialEpoch else { return ([], s.everyone, false) }
             let callbacks = Array(s.requests.values)
             s.requests.removeAll()
             return (callbacks, s.everyone, settleAfterRequests(&s))

@@ -8,7 +8,6 @@ private func t(_ h: Int, _ m: Int, _ s: Int, _ ms: Int = 0) -> TimeOfDay {
     TimeOfDay(hour: h, minute: m, second: s, millisecond: ms)
 }
 
-private func decoded(_ body: String) -> DecodedSentence? { decode(nmea(body)) }
 
 // MARK: - GGA
 
@@ -179,15 +178,19 @@ struct DecoderTests {
     ] as [(Int, FixQuality?)])
     func ggaQuality(indicator: Int, quality: FixQuality?) {
         // Given a GGA with quality indicator `indicator`; When it is decoded and parsed alone
-        // Then its quality is `quality`, and only a valid one makes a (3D: it has altitude) fix
+        // Then its quality is `quality`, and only a valid one makes a (3D: it has altitude) fix;
+        // the receiver's simulator (8) only when simulated fixes are asked for
         let body = "GPGGA,123519,4807.038,N,01131.000,E,\(indicator),08,0.9,545.4,M,46.9,M,,"
         guard case .gga(let x)? = decoded(body) else { Issue.record("not a GGA"); return }
         #expect(x.quality == quality)
         #expect(x.isValid == (quality != nil))
-        // A fix from that GGA alone carries the same quality, or is no fix at all.
+        let real = quality == .simulated ? nil : quality
         let fix = events(nmea(body)).fixes.first
-        #expect(fix?.quality == quality)
-        #expect(fix?.mode == (quality == nil ? .noFix : .threeD))
+        #expect(fix?.quality == real)
+        #expect(fix?.mode == (real == nil ? .noFix : .threeD))
+        let demo = events(nmea(body), acceptsSimulatedFixes: true).fixes.first
+        #expect(demo?.quality == quality)
+        #expect(demo?.mode == (quality == nil ? .noFix : .threeD))
     }
 
     @Test("RMC", arguments: [
@@ -260,12 +263,17 @@ struct DecoderTests {
         // Given an RMC with status A and mode `letter`
         let body = "GPRMC,120000.00,A,4807.038,N,01131.000,E,1.0,90.0,150624,,,\(letter)"
         guard case .rmc(let x)? = decoded(body) else { Issue.record("not an RMC"); return }
-        // Then N overrules the A status; any other letter is a fix of that quality
+        // Then N overrules the A status; any other letter is a fix of that quality, S (the
+        // receiver's simulator) only when simulated fixes are asked for
         #expect(x.hasFix == (quality != nil))
+        let real = quality == .simulated ? nil : quality
         let fix = events(nmea(body)).fixes.first
-        #expect(fix?.quality == quality)
+        #expect(fix?.quality == real)
         // An RMC alone has no altitude: a valid one is a 2D fix.
-        #expect(fix?.mode == (quality == nil ? .noFix : .twoD))
+        #expect(fix?.mode == (real == nil ? .noFix : .twoD))
+        let demo = events(nmea(body), acceptsSimulatedFixes: true).fixes.first
+        #expect(demo?.quality == quality)
+        #expect(demo?.mode == (quality == nil ? .noFix : .twoD))
     }
 
     @Test("GSA", arguments: [
@@ -645,12 +653,13 @@ struct DecoderTests {
     }
 
     @Test("numbers: whole values written with a fraction, signs, and garbage", arguments: [
-        ("08.0", 8, 8.0), ("-3", -3, -3.0), ("+7", 7, 7.0), ("1.5", nil, 1.5), ("1.2.3", nil, nil), ("x", nil, nil),
+        ("08.0", 8, 8.0), ("-3", nil, -3.0), ("+7", 7, 7.0), ("1.5", nil, 1.5), ("1.2.3", nil, nil), ("x", nil, nil),
         ("", nil, nil), ("0", 0, 0.0),
     ] as [(String, Int?, Double?)])
     func numbers(text: String, integer: Int?, double: Double?) {
         // Given a GGA whose satellites-used and altitude fields hold `text`; When it is decoded
-        // Then they read as `integer` and `double`, nil where `text` is no such number
+        // Then they read as `integer` and `double`, nil where `text` is no such number (or, for
+        // a count of satellites, a negative one)
         let body = "GPGGA,123519,4807.038,N,01131.000,E,1,\(text),0.9,\(text),M,46.9,M,,"
         guard case .gga(let x)? = decoded(body) else { Issue.record("not a GGA"); return }
         #expect(x.satellitesUsed == integer)

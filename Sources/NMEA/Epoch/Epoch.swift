@@ -6,6 +6,12 @@ struct Epoch {
     var time: TimeOfDay?
     var date: CalendarDate?
     var isEmpty = true
+    /// The first sentence's key, and the first with a time of its own: to tell whether the
+    /// stream's first epoch began at the start of its cycle.
+    var firstKey: UInt32?
+    var firstTimedKey: UInt32?
+    /// The stream began part-way through this epoch.
+    var isCut = false
 
     // Validity, as each kind of sentence states it.
     var validSignals = 0
@@ -16,6 +22,9 @@ struct Epoch {
     var coordinate: Coordinate?
     /// Whether `coordinate` came from a GGA (see `offer`).
     var coordinateFromGGA = false
+    /// The position of the GGA whose altitude `altitude` is, if a GGA gave it: that altitude
+    /// belongs with that solution only (see `altitudeFits`).
+    var altitudeSolution: Coordinate?
     var altitude: Double?
     var geoidSeparation: Double?
     var ellipsoidalAltitude: Double?
@@ -34,6 +43,9 @@ struct Epoch {
     var verticalAccuracy: Double?
     var sphericalError: Double?
     var navigationalStatus: NavigationalStatus?
+
+    /// Metres within which a GGA's and an RMC/GLL/GNS's positions are one solution's.
+    static let sameSolution = 1.0
 
     /// Satellites listed as used by this cycle's GSAs.
     var used: [SatelliteID] = []
@@ -110,11 +122,21 @@ struct Epoch {
     mutating func offer(_ c: Coordinate?, fromGGA: Bool = false) {
         guard let c else { return }
         if fromGGA, let current = coordinate, !coordinateFromGGA {
-            let rounding = max(current.resolution ?? 0, c.resolution ?? 0) * 111_195
+            let rounding = max(current.resolution ?? 0, c.resolution ?? 0) * metresPerDegree
             guard current.distance(to: c) <= rounding, (c.resolution ?? 1) < (current.resolution ?? 1) else { return }
         }
         coordinate = c
         coordinateFromGGA = fromGGA
+    }
+
+    /// Whether two positions are one solution's. A GGA's altitude is of the GGA's solution:
+    /// where a relaying plotter's RMC or GLL states another (a second older or newer, so a
+    /// second of travel away), the altitude is not that position's. One solution printed by
+    /// two sentences differs only by their rounding, and by a few decimetres where the plotter
+    /// computes each sentence apart.
+    static func isSameSolution(_ a: Coordinate, _ b: Coordinate) -> Bool {
+        let rounding = max(a.resolution ?? 0, b.resolution ?? 0) * metresPerDegree
+        return a.distance(to: b) <= max(rounding, sameSolution)
     }
 
     mutating func offer(_ q: FixQuality?) {

@@ -30,10 +30,23 @@ public struct EpochAssembler: Sendable {
     private var lastDate: CalendarDate?
     private var lastTime: TimeOfDay?
     private var previous: Fix?
+    /// Sentences held back after a cycle's end until a time says whose they are (`holds`).
+    private var held: [(DecodedSentence, Talker?)] = []
+    private var releasing = false
+    /// The last GGA's altitude and the position it belongs with: a plotter may restate that
+    /// position in the next second's GLL, and the altitude is still that position's.
+    private var lastAltitude: (solution: Coordinate, altitude: Double, geoidSeparation: Double?)?
+
+    /// Whether a receiver's simulator or demo output counts as a fix (see `init`).
+    public let acceptsSimulatedFixes: Bool
 
     public private(set) var statistics = EpochStatistics()
 
-    public init() {
+    /// With `acceptsSimulatedFixes` false (the default), a sentence the receiver marks as
+    /// simulated (GGA quality 8, mode indicator S) is a statement of no fix, as an invalid one
+    /// is: an app that follows `mode >= 2` must not follow a demo track.
+    public init(acceptsSimulatedFixes: Bool = false) {
+        self.acceptsSimulatedFixes = acceptsSimulatedFixes
         enders.reserveCapacity(8)
     }
 
@@ -74,9 +87,29 @@ public struct EpochAssembler: Sendable {
     }
 
     mutating func consume<S: EpochInput>(_ sentence: S, talker: Talker?, emit: (EngineEvent) -> Void) {
-        let facts = sentence.facts
+        var facts = sentence.facts
+        let simulated = !acceptsSimulatedFixes && sentence.isSimulated
+        if simulated { facts.position = nil }
         let key = Self.key(facts, talker: talker)
+        if !releasing {
+            if holds(facts, key: key) {
+                held.append((sentence.decoded, talker))
+                if held.count >= 32 { release(asNextEpoch: true, emit: emit) }
+                return
+            }
+            if !held.isEmpty {
+                // A time decides whose the held sentences are: this epoch's (its end came
+                // early), or the next one's.
+                let sameEpoch = facts.time != nil && facts.time == epoch.time
+                release(asNextEpoch: !sameEpoch, emit: emit)
+            }
+        }
         if startsNewEpoch(facts, key: key) {
+            if statistics.epochs == 0 {
+                // The stream's first epoch began where the stream did. It is whole only if it
+                // began as the next one does: otherwise what came before was missed.
+                epoch.isCut = facts.time != nil ? epoch.firstTimedKey != key : epoch.firstKey != key
+            }
             close(emit: emit)
             if let lastSignature, !enders.contains(lastSignature) {
                 // A receiver whose cycle keeps changing shape: start learning afresh.
@@ -87,20 +120,24 @@ public struct EpochAssembler: Sendable {
         if contradictsEpochPosition(facts) {
             // Two sources in one stream (a chartplotter relaying its GPS's GGA and GLL beside its
             // own RMC): report the earlier statement as it stood rather than overwrite it.
-            // Its GGA comes a second off, so the earlier statement has no altitude of its own;
-            // the altitude the receiver gave just before is its latest word on it.
-            if epoch.altitude == nil, let last = previous, last.altitude != nil {
-                epoch.altitude = last.altitude
-                epoch.geoidSeparation = epoch.geoidSeparation ?? last.geoidSeparation
-            }
+            // Its GGA comes a second off, so the earlier statement has no altitude of its own,
+            // and none is borrowed: an altitude from another solution is no altitude of this one.
             report(firedBy: nil, emit: emit)
             delivered = nil
             skyDelivered = false
             statistics.contradictions += 1
         }
         if epoch.time == nil, let t = facts.time { epoch.time = t }
+        if epoch.isEmpty { epoch.firstKey = key }
+        if facts.time != nil && epoch.firstTimedKey == nil { epoch.firstTimedKey = key }
         epoch.isEmpty = false
-        sentence.merge(into: &epoch, talker: talker, key: key, statistics: &statistics)
+        if simulated {
+            // The receiver's demo mode: its position is no fix, whatever else it says.
+            epoch.invalidSignals += 1
+            statistics.simulated += 1
+        } else {
+            sentence.merge(into: &epoch, talker: talker, key: key, statistics: &statistics)
+        }
         mergedSinceReport = true
 
         // Only a set's last part can close a cycle; count sets, not parts.
@@ -114,7 +151,31 @@ public struct EpochAssembler: Sendable {
 
     /// Ends the stream: reports the epoch in progress, if it holds anything.
     public mutating func finish(emit: (EngineEvent) -> Void) {
+        if !held.isEmpty { release(asNextEpoch: true, emit: emit) }
         close(emit: emit)
+    }
+
+    // MARK: - Sentences after a cycle's end
+
+    /// Whether to hold a sentence back rather than merge it: the cycle was reported at its
+    /// learned end and nothing has come since, and the sentence has no time of its own (nor is
+    /// its kind one that ends cycles). It may be the next cycle's first (a VTG after a lost
+    /// RMC) or this cycle's last (after an end that came early); merged at once, it would
+    /// change a report already out with the next second's speed.
+    private func holds(_ f: Facts, key: UInt32) -> Bool {
+        firedBy != nil && !mergedSinceReport && f.time == nil && !enders.contains { $0.key == key }
+    }
+
+    /// Hands the held sentences on: to this epoch, or (`asNextEpoch`) to a new one.
+    private mutating func release(asNextEpoch: Bool, emit: (EngineEvent) -> Void) {
+        if asNextEpoch { close(emit: emit) }
+        var sentences: [(DecodedSentence, Talker?)] = []
+        swap(&sentences, &held)
+        releasing = true
+        for (sentence, talker) in sentences { consume(sentence, talker: talker, emit: emit) }
+        releasing = false
+        sentences.removeAll(keepingCapacity: true)
+        swap(&sentences, &held)
     }
 
     // MARK: - Epoch boundaries
@@ -148,6 +209,9 @@ public struct EpochAssembler: Sendable {
         if let t = epoch.time, let date = resolvedDate() {
             lastDate = date
             lastTime = t
+        }
+        if let solution = epoch.altitudeSolution, let a = epoch.altitude {
+            lastAltitude = (solution, a, epoch.geoidSeparation)
         }
         epoch.reset()
         delivered = nil
@@ -190,14 +254,14 @@ public struct EpochAssembler: Sendable {
     }
 
     /// Whether `s` states a position that disagrees with the one this epoch already holds by
-    /// more than the sentences' rounding could explain (and at least a metre), when the epoch's
+    /// more than the sentences' rounding could explain, when the epoch's
     /// position has not been reported yet.
     @inline(__always)
     private func contradictsEpochPosition(_ f: borrowing Facts) -> Bool {
         guard delivered == nil, let current = epoch.coordinate, let next = f.position else { return false }
         // A GGA neither splits an epoch nor is split from: its position gives way (`Epoch.offer`).
         guard f.kind != .gga, !epoch.coordinateFromGGA else { return false }
-        let resolution = max(current.resolution ?? 0, next.resolution ?? 0) * 111_195
+        let resolution = max(current.resolution ?? 0, next.resolution ?? 0) * metresPerDegree
         return current.distance(to: next) > resolution
     }
 
@@ -214,7 +278,9 @@ public struct EpochAssembler: Sendable {
     private func makeFix() -> Fix {
         var fix = Fix()
         if let t = epoch.time { fix.timestamp = FixTime(date: resolvedDate(), time: t) }
+        fix.isPartialEpoch = epoch.isCut
         let claimsFix = epoch.validSignals > 0
+        let (altitude, geoidSeparation) = altitudeOfPosition()
         // The receiver's own statement of dimension wins (GSA, else PUBX); without one, a
         // valid position with an altitude is 3D, as every receiver that omits GSA means it.
         if let gsa = epoch.gsaMode {
@@ -222,7 +288,7 @@ public struct EpochAssembler: Sendable {
         } else if let pubx = epoch.pubxMode {
             fix.mode = pubx
         } else if claimsFix {
-            fix.mode = epoch.altitude != nil ? .threeD : .twoD
+            fix.mode = altitude != nil ? .threeD : .twoD
         }
         fix.satellitesUsed = epoch.satellitesUsed
         fix.dop = epoch.dop
@@ -234,12 +300,12 @@ public struct EpochAssembler: Sendable {
         }
         fix.coordinate = epoch.coordinate
         fix.quality = epoch.quality
-        fix.altitude = epoch.altitude
-        fix.geoidSeparation = epoch.geoidSeparation
+        fix.altitude = altitude
+        fix.geoidSeparation = geoidSeparation
         if let h = epoch.ellipsoidalAltitude {
             fix.ellipsoidalAltitude = h
-            if fix.geoidSeparation == nil, let a = epoch.altitude { fix.geoidSeparation = h - a }
-        } else if let a = epoch.altitude, let g = epoch.geoidSeparation {
+            if fix.geoidSeparation == nil, let a = altitude { fix.geoidSeparation = h - a }
+        } else if let a = altitude, let g = epoch.geoidSeparation {
             fix.ellipsoidalAltitude = a + g
         }
         fix.speed = epoch.speed
@@ -256,6 +322,21 @@ public struct EpochAssembler: Sendable {
         fix.verticalAccuracy = epoch.altitudeError ?? epoch.verticalAccuracy
         fix.sphericalError = epoch.sphericalError
         return fix
+    }
+
+    /// The altitude (and geoid separation) of the position to be reported: a GGA's goes only
+    /// with its own solution's position (`Epoch.isSameSolution`), in this epoch or, restated by
+    /// a relaying plotter, in the next.
+    private func altitudeOfPosition() -> (Double?, Double?) {
+        guard let c = epoch.coordinate else { return (epoch.altitude, epoch.geoidSeparation) }
+        if let solution = epoch.altitudeSolution, !Epoch.isSameSolution(solution, c) {
+            guard let last = lastAltitude, Epoch.isSameSolution(last.solution, c) else { return (nil, nil) }
+            return (last.altitude, last.geoidSeparation)
+        }
+        if epoch.altitude == nil, let last = lastAltitude, Epoch.isSameSolution(last.solution, c) {
+            return (last.altitude, epoch.geoidSeparation ?? last.geoidSeparation)
+        }
+        return (epoch.altitude, epoch.geoidSeparation)
     }
 
     /// Vertical speed from the previous 3D fix, when it is recent enough to mean anything.
@@ -292,6 +373,8 @@ public struct EpochStatistics: Equatable, Sendable {
     public var contradictions = 0
     public var incompleteSkySets = 0
     public var repeatedSkyParts = 0
+    /// Sentences marked simulated (GGA quality 8, mode S), taken as no fix.
+    public var simulated = 0
 
     public init() {}
 }

@@ -33,6 +33,10 @@ public struct Fix: Equatable, Sendable {
     /// Garmin's estimated position error (PGRME), metres.
     public var sphericalError: Double?
     public var navigationalStatus: NavigationalStatus?
+    /// The stream began part-way through this epoch's cycle, so what the receiver sent before
+    /// was missed (a 3D receiver's fix can look 2D without its GGA). Only a stream's first
+    /// epoch can be cut; a request for "the current fix" waits for a whole one.
+    public var isPartialEpoch = false
 
     public init() {}
 
