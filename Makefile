@@ -16,7 +16,7 @@ CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.
 STRICT     := -Xswiftc -warnings-as-errors
 
-.PHONY: run test build release deps-run deps-test conformance bench captures install-udev clean
+.PHONY: run test build release deps-run deps-test conformance bench captures install-udev clean fuzz sanitize
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -47,6 +47,18 @@ bench: release
 
 captures:
 	python3 Tools/make-captures.py
+
+# libFuzzer over the whole engine and its formatters (Fuzz/EngineCheck), seeded from Captures/.
+# A crash or broken invariant leaves its input in .build/fuzz/artifacts; `nmea-fuzz FILE`
+# (the plain build) says what broke. Every one found becomes a test in Tests/HostileInputTests.
+FUZZ_SECONDS ?= 60
+fuzz:
+	Tools/fuzz.sh $(FUZZ_SECONDS)
+
+# The tests under AddressSanitizer, in a build of their own.
+sanitize: deps-test
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan $(STRICT)
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --no-parallel --skip-build --sanitize=address --scratch-path .build/asan
 
 # Stable /dev/gpsN names, group dialout, ModemManager kept away: for known GPS receivers only.
 install-udev:

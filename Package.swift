@@ -29,9 +29,14 @@ let package = Package(
         .target(name: "GPSFixCLI", dependencies: ["GPSLocation", "GPSSources", "GPSOutput", "GPSServer"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
+        // The engine and its formatters on hostile input, with every output checked: the body of
+        // the fuzz target (`make fuzz`) and of the crash regression tests.
+        .target(name: "EngineCheck", dependencies: ["NMEA", "GPSLocation", "GPSOutput"], path: "Fuzz/EngineCheck", swiftSettings: strict),
+        .executableTarget(name: "nmea-fuzz", dependencies: ["EngineCheck"], path: "Fuzz/nmea-fuzz", swiftSettings: strict),
         // What several test targets share: deadline-bound waiting, temporary directories.
         .target(name: "GPSTestSupport", path: "Tests/GPSTestSupport", swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA"], swiftSettings: strict),
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSSourcesTests", dependencies: ["GPSSources", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["GPSOutput"], swiftSettings: strict),

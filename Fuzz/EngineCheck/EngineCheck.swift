@@ -1,0 +1,170 @@
+import NMEA
+import GPSLocation
+import GPSOutput
+
+/// The whole engine on one input, as a hostile stream would deliver it, with every output it
+/// makes checked: the body of the fuzz target (`make fuzz`) and of the crash regression tests,
+/// so that a reproducer the fuzzer finds runs the same code in `make test`.
+///
+/// The input chooses its own chunking: its first byte seeds the chunk sizes (a serial line
+/// delivers a sentence in pieces anywhere), its second bit asks for simulated fixes; the rest
+/// is the stream.
+public enum EngineCheck {
+    /// Runs the input and returns what broke an invariant (empty when all held). Traps only
+    /// where the engine or a formatter itself traps.
+    public static func run(_ input: UnsafeRawBufferPointer) -> [String] {
+        guard let control = input.first else { return [] }
+        let stream = UnsafeRawBufferPointer(rebasing: input[1...])
+        let parser = NMEAParser(acceptsSimulatedFixes: control & 0x80 != 0)
+        var checker = Checker()
+        var sizes = ChunkSizes(seed: control)
+        var offset = 0
+        while offset < stream.count {
+            let end = min(stream.count, offset + sizes.next())
+            parser.parse(UnsafeRawBufferPointer(rebasing: stream[offset..<end])) { checker.check($0) }
+            offset = end
+        }
+        parser.finish { checker.check($0) }
+        checker.check(parser.statistics)
+        return checker.violations
+    }
+
+    public static func run(_ bytes: [UInt8]) -> [String] {
+        bytes.withUnsafeBytes { run($0) }
+    }
+}
+
+/// Chunk sizes from 1 to 64 bytes, or the whole input at once, from a tiny generator.
+struct ChunkSizes {
+    private var state: UInt8
+    private let whole: Bool
+
+    init(seed: UInt8) {
+        state = seed | 1
+        whole = seed & 0x7F == 0
+    }
+
+    mutating func next() -> Int {
+        guard !whole else { return Int.max / 2 }
+        state = state &* 37 &+ 11
+        return Int(state & 0x3F) + 1
+    }
+}
+
+/// The invariants of every fix, sky view and formatted report.
+struct Checker: ~Copyable {
+    var violations: [String] = []
+    private var track = GPXTrack()
+    private var writer = ByteWriter()
+
+    private mutating func fail(_ what: String) { violations.append(what) }
+
+    private mutating func within(_ name: String, _ value: Double?, _ bounds: some RangeExpression<Double>) {
+        guard let value else { return }
+        if !value.isFinite || !bounds.contains(value) { fail("\(name) \(value) out of range") }
+    }
+
+    mutating func check(_ event: EngineEvent) {
+        switch event {
+        case .fix(let fix): check(fix)
+        case .sky(let sky): check(sky)
+        }
+    }
+
+    mutating func check(_ fix: Fix) {
+        if fix.hasFix != (fix.coordinate != nil) { fail("mode \(fix.mode) with coordinate \(String(describing: fix.coordinate))") }
+        if let c = fix.coordinate {
+            within("latitude", c.latitude, Bounds.latitude)
+            within("longitude", c.longitude, Bounds.longitude)
+        }
+        within("altitude", fix.altitude, Bounds.altitude)
+        within("geoid separation", fix.geoidSeparation, Bounds.geoidSeparation)
+        let h = Bounds.altitude.lowerBound + Bounds.geoidSeparation.lowerBound
+        within("ellipsoidal altitude", fix.ellipsoidalAltitude, h...(Bounds.altitude.upperBound + Bounds.geoidSeparation.upperBound))
+        within("speed", fix.speed, Bounds.speed)
+        within("course", fix.course, Bounds.course)
+        within("magnetic variation", fix.magneticVariation, -180.0...180.0)
+        within("climb", fix.climb, -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+        if let n = fix.satellitesUsed, !Bounds.satellites.contains(n) { fail("satellites used \(n)") }
+        check(fix.dop)
+        for (name, value) in [("horizontal accuracy", fix.horizontalAccuracy), ("vertical accuracy", fix.verticalAccuracy),
+                              ("latitude error", fix.latitudeError), ("longitude error", fix.longitudeError),
+                              ("spherical error", fix.sphericalError)] {
+            within(name, value, 0.0...Double.greatestFiniteMagnitude)
+        }
+        if let t = fix.timestamp { check(t) }
+
+        writer.removeAll()
+        GPSDJSON.tpv(fix, device: "fuzz", into: &writer)
+        checkText("TPV")
+        writer.removeAll()
+        TextFormat.line(fix, into: &writer)
+        checkText("text")
+        writer.removeAll()
+        track.add(fix, into: &writer)
+        checkText("GPX")
+    }
+
+    mutating func check(_ sky: SkyView) {
+        var seen: [SatelliteID] = []
+        for s in sky.satellites {
+            if seen.contains(s.id) { fail("satellite \(s.id) listed twice") }
+            seen.append(s.id)
+            within("elevation", s.elevation, Bounds.elevation)
+            within("azimuth", s.azimuth, Bounds.azimuth)
+            within("SNR", s.snr, Bounds.snr)
+        }
+        if sky.satellitesUsed > sky.satellites.count { fail("more used than seen") }
+        check(sky.dop)
+        if let t = sky.timestamp { check(t) }
+        writer.removeAll()
+        GPSDJSON.sky(sky, device: "fuzz", into: &writer)
+        checkText("SKY")
+    }
+
+    mutating func check(_ dop: DilutionOfPrecision) {
+        within("PDOP", dop.position, Bounds.dop)
+        within("HDOP", dop.horizontal, Bounds.dop)
+        within("VDOP", dop.vertical, Bounds.dop)
+        within("TDOP", dop.time, Bounds.dop)
+    }
+
+    mutating func check(_ t: FixTime) {
+        if !(0..<86_401_000).contains(t.time.milliseconds) { fail("time of day \(t.time.milliseconds) ms") }
+        if let d = t.date {
+            if !Bounds.year.contains(d.year) { fail("year \(d.year)") }
+            if CalendarDate(year: d.year, month: d.month, day: d.day) == nil { fail("date \(d)") }
+            _ = t.millisecondsSinceEpoch
+        }
+    }
+
+    mutating func check(_ s: Statistics) {
+        let c = s.sentences
+        if c.byKind.contains(where: { $0 < 0 }) || c.badChecksum < 0 || c.outOfRange < 0 { fail("negative count") }
+    }
+
+    /// A formatted report is text a reader can take: printable ASCII and newlines, and no
+    /// number written as nan or inf.
+    private mutating func checkText(_ what: String) {
+        let bytes = writer.bytes
+        if bytes.contains(where: { ($0 < 0x20 && $0 != 0x0A) || $0 > 0x7E }) {
+            // Non-ASCII can only come from a source name; the fuzz source has none.
+            fail("\(what) holds a control or non-ASCII byte")
+        }
+        if writesNonFinite(bytes) { fail("\(what) writes a non-finite number: \(String(decoding: bytes, as: UTF8.self))") }
+    }
+
+    /// `nan` or `inf` standing where a number would: not after a letter (as in "information").
+    private func writesNonFinite(_ bytes: [UInt8]) -> Bool {
+        let words: [[UInt8]] = [Array("nan".utf8), Array("inf".utf8)]
+        guard bytes.count >= 3 else { return false }
+        for i in 0...(bytes.count - 3) {
+            let before = i > 0 ? bytes[i - 1] | 0x20 : 0
+            if before >= 0x61 && before <= 0x7A { continue }
+            for w in words where bytes[i] | 0x20 == w[0] && bytes[i + 1] | 0x20 == w[1] && bytes[i + 2] | 0x20 == w[2] {
+                return true
+            }
+        }
+        return false
+    }
+}
