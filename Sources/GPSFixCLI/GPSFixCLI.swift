@@ -6,7 +6,8 @@ public enum GPSFixCLI {
     public static let version = "0.1.0"
 
     /// Exit status: 0 success, 1 runtime failure (no fix, unreadable input, output that could
-    /// not be written), 64 usage error.
+    /// not be written), 64 usage error, 128 + N when signal N interrupted a command before it
+    /// could do its job (130 for Ctrl-C, 143 for SIGTERM).
     public static func main(_ argv: [String]) -> Int32 {
         // A closed pipe (`gpsfix watch | head`) should end the run quietly, not kill it mid-write.
         signal(SIGPIPE, SIG_IGN)
@@ -79,6 +80,9 @@ public enum GPSFixCLI {
         } catch let error as UsageError {
             terminal.error("\(command.name): \(error.message)\nUsage: \(command.usage)\nSee 'gpsfix \(command.name) --help'.")
             return 64
+        } catch let interruption as Interrupted {
+            terminal.error(interruption.message)
+            return interruption.status
         } catch LocationError.writeFailed(let failure) {
             terminal.error(failure.message)
             return 1
