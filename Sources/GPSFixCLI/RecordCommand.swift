@@ -39,8 +39,8 @@ struct RecordCommand {
             do throws(LocationError) {
                 try writer.write(bytes)
             } catch {
-                // The disk is full or gone: end the run now, not at the next fix, which a
-                // receiver without one may never send.
+                // The disk is full or gone: end the run now, not at the source's next event,
+                // which a receiver speaking a binary protocol never causes.
                 let first = failure.withLock { f in defer { f = f ?? error }; return f == nil }
                 if first { done.signal() }
             }
