@@ -67,7 +67,7 @@ enum Commands {
             .flag("--json", "Print the fix as a gpsd TPV report."),
         ],
         positionals: 0,
-        details: "Exits 0 with the fix, or 1 with the reason there is none.",
+        details: "Exits 0 with the fix, or 1 with the reason there is none; 130 when Ctrl-C (143 when\nSIGTERM) ends the wait.",
         run: { args, terminal in try FixCommand(args: args, terminal: terminal).run() }
     )
 

@@ -5,10 +5,16 @@ import GPSLocation
 public enum GPSFixCLI {
     public static let version = "0.1.0"
 
-    /// Exit status: 0 success, 1 runtime failure (no fix, unreadable input), 64 usage error.
+    /// Exit status: 0 success, 1 runtime failure (no fix, unreadable input, output that could
+    /// not be written), 64 usage error, 128 + N when signal N interrupted a command before it
+    /// could do its job (130 for Ctrl-C, 143 for SIGTERM).
     public static func main(_ argv: [String]) -> Int32 {
         // A closed pipe (`gpsfix watch | head`) should end the run quietly, not kill it mid-write.
         signal(SIGPIPE, SIG_IGN)
+        // A file grown to the size limit (`ulimit -f`) should fail its write with EFBIG, which
+        // is reported, rather than kill the run with SIGXFSZ and a core dump.
+        signal(SIGXFSZ, SIG_IGN)
+        StandardDescriptors.occupyClosed()
         // A parent may have started us with signals blocked (children of Dispatch threads
         // inherit their mask): Ctrl-C and SIGTERM must still reach us.
         var none = sigset_t()
@@ -18,6 +24,20 @@ public enum GPSFixCLI {
     }
 
     static func run(_ arguments: [String], terminal: Terminal) -> Int32 {
+        settle(dispatch(arguments, terminal: terminal), terminal: terminal)
+    }
+
+    /// Output that could not be written decides the status, whatever the command thought of
+    /// its run: a log that lost lines must not look complete. A reader that went away is the
+    /// exception: `gpsfix watch | head -1` got what it asked for.
+    private static func settle(_ status: Int32, terminal: Terminal) -> Int32 {
+        terminal.out.flush()
+        guard let failure = terminal.out.failure, !failure.readerWentAway else { return status }
+        terminal.error(failure.message)
+        return status == 0 ? 1 : status
+    }
+
+    private static func dispatch(_ arguments: [String], terminal: Terminal) -> Int32 {
         var arguments = arguments
         let first = arguments.first
         if first == "--version" || first == "version" {
@@ -60,6 +80,12 @@ public enum GPSFixCLI {
         } catch let error as UsageError {
             terminal.error("\(command.name): \(error.message)\nUsage: \(command.usage)\nSee 'gpsfix \(command.name) --help'.")
             return 64
+        } catch let interruption as Interrupted {
+            terminal.error(interruption.message)
+            return interruption.status
+        } catch LocationError.writeFailed(let failure) {
+            terminal.error(failure.message)
+            return 1
         } catch let error as LocationError {
             terminal.error(error.description)
             return 1

@@ -18,6 +18,12 @@ final class GPXFileWriter: Sendable {
         var track = GPXTrack()
         /// One point's bytes at a time: reused, never more than the point in hand.
         var buffer = ByteWriter(capacity: 512)
+        /// Points and segments whose bytes reached the file: after a failed write the track has
+        /// counted one that is not there.
+        var keptPoints = 0, keptSegments = 0
+        /// The write that failed. Nothing is written after it: more points behind a cut-off
+        /// one would not make the file any more readable.
+        var failure: LocationError?
     }
 
     /// Creates the file (refusing an existing one unless `overwrite`) and writes the document's
@@ -30,7 +36,7 @@ final class GPXFileWriter: Sendable {
         state = Mutex(State())
         try state.withLock { (s: inout State) throws(LocationError) in
             s.track.start(source: source, into: &s.buffer)
-            try flush(&s.buffer)
+            try flush(&s)
         }
     }
 
@@ -40,7 +46,7 @@ final class GPXFileWriter: Sendable {
     func write(_ event: LocationEvent) throws(LocationError) -> Bool {
         try state.withLock { (s: inout State) throws(LocationError) -> Bool in
             let wrote = s.track.record(event, into: &s.buffer)
-            try flush(&s.buffer)
+            try flush(&s)
             return wrote
         }
     }
@@ -51,7 +57,7 @@ final class GPXFileWriter: Sendable {
             guard !s.track.isFinished else { return }
             s.track.finish(into: &s.buffer)
             defer { file.close() }
-            try flush(&s.buffer)
+            try flush(&s)
         }
     }
 
@@ -62,12 +68,15 @@ final class GPXFileWriter: Sendable {
         unlink(path)
     }
 
-    var points: Int { state.withLock { $0.track.points } }
-    var segments: Int { state.withLock { $0.track.segments } }
+    /// Points and segments in the file (a point cut short by a failed write not counted).
+    var points: Int { state.withLock { $0.keptPoints } }
+    var segments: Int { state.withLock { $0.keptSegments } }
 
-    private func flush(_ buffer: inout ByteWriter) throws(LocationError) {
-        guard !buffer.isEmpty else { return }
-        let failure = buffer.withUnsafeBytes { bytes -> LocationError? in
+    private func flush(_ s: inout State) throws(LocationError) {
+        guard !s.buffer.isEmpty else { return }
+        defer { s.buffer.removeAll() }
+        if let failure = s.failure { throw failure }
+        let failure = s.buffer.withUnsafeBytes { bytes -> LocationError? in
             do throws(LocationError) {
                 try file.write(bytes)
                 return nil
@@ -75,7 +84,11 @@ final class GPXFileWriter: Sendable {
                 return error
             }
         }
-        buffer.removeAll()
-        if let failure { throw failure }
+        if let failure {
+            s.failure = failure
+            throw failure
+        }
+        s.keptPoints = s.track.points
+        s.keptSegments = s.track.segments
     }
 }

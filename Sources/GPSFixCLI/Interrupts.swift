@@ -75,3 +75,23 @@ func describe(_ status: SourceStatus, source: String) -> String? {
     case .finished, .stopped: nil
     }
 }
+
+/// A command that SIGINT or SIGTERM stopped before it could do its job (`fix` before a fix
+/// came). Exits as a shell reports a process a signal ended, 128 + the signal's number (130
+/// for Ctrl-C, 143 for SIGTERM), so that a script can tell an interruption from a failure.
+struct Interrupted: Error {
+    let signal: Int32
+    /// What had not happened yet, for the message: "a fix arrived".
+    let before: String
+
+    var status: Int32 { 128 + signal }
+
+    var message: String {
+        let name = switch signal {
+        case SIGINT: "Ctrl-C"
+        case SIGTERM: "SIGTERM"
+        default: "signal \(signal)"
+        }
+        return "Interrupted (\(name)) before \(before)."
+    }
+}

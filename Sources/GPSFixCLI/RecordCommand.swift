@@ -34,21 +34,24 @@ struct RecordCommand {
         fields.append(("Program", "gpsfix \(GPSFixCLI.version)"))
         let writer = try CaptureWriter(path: file, header: CaptureHeader(fields: fields), overwrite: args.has("--force"))
         let failure = Mutex<LocationError?>(nil)
+        let done = DispatchSemaphore(value: 0)
         manager.onBytes = { bytes in
             do throws(LocationError) {
                 try writer.write(bytes)
             } catch {
-                failure.withLock { $0 = $0 ?? error }
+                // The disk is full or gone: end the run now, not at the source's next event,
+                // which a receiver speaking a binary protocol never causes.
+                let first = failure.withLock { f in defer { f = f ?? error }; return f == nil }
+                if first { done.signal() }
             }
         }
         let service = LocationService(manager: manager)
-        let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<LocationEvent?>(nil)
         let path = manager.path
         let note = UncheckedBox(terminal)
         service.subscribe { event in
             if case .status(let status) = event, let text = describe(status, source: path) { note.value.note("gpsfix: " + text) }
-            if event.isTerminal || failure.withLock({ $0 != nil }) {
+            if event.isTerminal {
                 outcome.withLock { $0 = $0 ?? event }
                 done.signal()
             }

@@ -27,10 +27,10 @@ public final class CaptureWriter: Sendable {
         }
         self.path = path
         self.fd = fd
-        let failure = Array(header.text.utf8).withUnsafeBytes { Self.writeAll(fd, $0) }
+        let (_, failure) = Array(header.text.utf8).withUnsafeBytes { Self.writeAll(fd, $0) }
         if let failure {
             Glibc.close(fd)
-            throw .io("\(path): writing failed (\(String(cString: strerror(failure)))).")
+            throw .writeFailed(WriteFailure(.file(path: path), code: failure))
         }
     }
 
@@ -41,25 +41,28 @@ public final class CaptureWriter: Sendable {
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(LocationError) {
         guard !closed.load(ordering: .acquiring) else { return }
-        if let failure = Self.writeAll(fd, bytes) {
-            throw .io("\(path): writing failed (\(String(cString: strerror(failure)))).")
+        let (count, failure) = Self.writeAll(fd, bytes)
+        // Counted even when the rest failed: the part before a full disk is on it.
+        written.add(count, ordering: .relaxed)
+        if let failure {
+            throw .writeFailed(WriteFailure(.file(path: path), code: failure))
         }
-        written.add(bytes.count, ordering: .relaxed)
     }
 
-    /// Writes everything, retrying short writes and EINTR; the errno of a failure, or nil.
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        guard let base = bytes.baseAddress else { return nil }
+    /// Writes everything, retrying short writes and EINTR: how many bytes went out, and the
+    /// errno of the write that failed, if one did.
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> (count: Int, failure: Int32?) {
+        guard let base = bytes.baseAddress else { return (0, nil) }
         var offset = 0
         while offset < bytes.count {
             let n = Glibc.write(fd, base + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                return errno
+                return (offset, errno)
             }
             offset += n
         }
-        return nil
+        return (offset, nil)
     }
 
     /// Closes the file; later writes are ignored.

@@ -15,6 +15,8 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The source ended (a capture ran out) before it gave a fix.
     case noFix(source: String)
     case stopped
+    /// Writing a file failed: the disk is full, the file too large, the device broken.
+    case writeFailed(WriteFailure)
     case io(String)
 
     public var description: String {
@@ -47,6 +49,8 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(source) ended without a fix."
         case .stopped:
             "Stopped before a fix arrived."
+        case .writeFailed(let failure):
+            "\(failure)."
         case .io(let message):
             message
         }

@@ -1,16 +1,24 @@
 import Glibc
+public import GPSLocation
 
 /// Buffered writes to a file descriptor (stdout by default), flushed when the buffer fills
 /// or on request: one `write` per many reports, not one per line.
 public final class GPSOutputStream {
     public let fd: Int32
+    /// What `fd` is, for a failure to name.
+    public let destination: WriteFailure.Destination
     public var writer = ByteWriter(capacity: 1 << 16)
     private let threshold: Int
-    /// Set when a write failed (EPIPE: the reader went away).
-    public private(set) var failed = false
+    /// The first write that failed. Nothing is written after it: what would follow is the rest
+    /// of a report already cut short, and a reader that went away, or a full disk, stays so.
+    public private(set) var failure: WriteFailure?
 
-    public init(fd: Int32 = 1, threshold: Int = 1 << 15) {
+    /// Whether a write failed (see `failure` for which and why).
+    public var failed: Bool { failure != nil }
+
+    public init(fd: Int32 = 1, destination: WriteFailure.Destination = .standardOutput, threshold: Int = 1 << 15) {
         self.fd = fd
+        self.destination = destination
         self.threshold = threshold
     }
 
@@ -21,18 +29,20 @@ public final class GPSOutputStream {
 
     public func flush() {
         guard !writer.isEmpty else { return }
-        writer.withUnsafeBytes { raw in
+        let code = writer.withUnsafeBytes { raw -> Int32? in
+            guard failure == nil else { return nil }
             var offset = 0
-            while offset < raw.count && !failed {
+            while offset < raw.count {
                 let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    failed = true
-                } else {
-                    offset += n
+                    return errno
                 }
+                offset += n
             }
+            return nil
         }
+        if let code { failure = WriteFailure(destination, code: code) }
         writer.removeAll()
     }
 }

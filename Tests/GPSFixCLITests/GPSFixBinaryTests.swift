@@ -141,36 +141,6 @@ struct GPSFixBinaryTests {
         #expect(result.stdoutLines.allSatisfy { $0.contains("no fix") })
     }
 
-    @Test("A reader that goes away ends a looping watch quietly", .timeLimit(.minutes(1)))
-    func closedPipe() async throws {
-        // Given: `gpsfix watch --loop ... | head -1`
-        let dir = try TemporaryDirectory()
-        let path = try dir.drive()
-        let binary = try #require(GPSFixBinary.url)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["watch", "--replay", path, "--loop", "--json", "--speed", "max"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        let exited = Eventually<(Int32, Process.TerminationReason)>()
-        process.terminationHandler = { exited.fulfill(($0.terminationStatus, $0.terminationReason)) }
-        try process.run()
-
-        // When
-        let firstBytes = Eventually<Data>()
-        Thread.detachNewThread { firstBytes.fulfill(out.fileHandleForReading.availableData) }
-        let data = await firstBytes.value(within: .seconds(10))
-        try out.fileHandleForReading.close()
-        let ended = await exited.value(within: .seconds(20))
-        if ended == nil { process.terminate() }
-
-        // Then
-        #expect(data.map { String(decoding: $0, as: UTF8.self).hasPrefix(#"{"class":"TPV""#) } == true)
-        #expect(ended?.0 == 0)
-        #expect(ended?.1 == .exit, "ended by a signal (SIGPIPE?)")
-    }
-
     // MARK: - fix
 
     @Test("fix --replay prints one line and exits 0", .timeLimit(.minutes(1)))

@@ -53,17 +53,31 @@ func gpsfix(_ arguments: String..., limit: Duration = .seconds(30), mayRunOn: Bo
     await runGPSFix(arguments, limit: limit, mayRunOn: mayRunOn, sourceLocation: sourceLocation)
 }
 
-func runGPSFix(_ arguments: [String], limit: Duration = .seconds(30), mayRunOn: Bool = false,
+/// As `gpsfix(…)`, and:
+/// - `launcher`: a command that runs gpsfix, given the binary's path and the arguments after
+///   it (`prlimit --fsize=N --`, a shell that closes a descriptor first);
+/// - `standardOutput`: where gpsfix writes (a full device, a pipe the test reads and closes)
+///   instead of a pipe read into `stdout`, which is then empty;
+/// - `whileRunning`: called with the process's PID once it has started (to feed it, signal it
+///   or read its output), and awaited before the result is returned.
+func runGPSFix(_ arguments: [String], launcher: [String] = [], standardOutput: FileHandle? = nil,
+               limit: Duration = .seconds(30), mayRunOn: Bool = false,
+               whileRunning: (@Sendable (pid_t) async -> Void)? = nil,
                sourceLocation: SourceLocation = #_sourceLocation) async -> CLIResult? {
     guard let binary = GPSFixBinary.url else {
         Issue.record("gpsfix binary not found", sourceLocation: sourceLocation)
         return nil
     }
     let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
+    if let first = launcher.first {
+        process.executableURL = URL(fileURLWithPath: first)
+        process.arguments = launcher.dropFirst() + [binary.path] + arguments
+    } else {
+        process.executableURL = binary
+        process.arguments = arguments
+    }
     let out = Pipe(), err = Pipe()
-    process.standardOutput = out
+    process.standardOutput = standardOutput ?? out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
 
@@ -78,21 +92,39 @@ func runGPSFix(_ arguments: [String], limit: Duration = .seconds(30), mayRunOn: 
     }
     // Blocking reads get threads of their own: Dispatch's shared pool (two threads on a
     // two-core machine) also runs the tests' tasks and every timer.
-    Thread.detachNewThread { outData.fulfill(out.fileHandleForReading.readDataToEndOfFile()) }
+    if standardOutput == nil {
+        Thread.detachNewThread { outData.fulfill(out.fileHandleForReading.readDataToEndOfFile()) }
+    } else {
+        outData.fulfill(Data())
+    }
     Thread.detachNewThread { errData.fulfill(err.fileHandleForReading.readDataToEndOfFile()) }
+    let pid = process.processIdentifier
+    let hook = whileRunning.map { body in Task { await body(pid) } }
 
     guard let ended = await exited.value(within: limit) else {
         process.terminate()
+        await hook?.value
         guard mayRunOn else {
             Issue.record("gpsfix \(arguments.joined(separator: " ")) did not end within \(limit)", sourceLocation: sourceLocation)
             return nil
         }
         return CLIResult(status: -1, stdout: "", stderr: "", signalled: false, timedOut: true)
     }
+    await hook?.value
     let stdout = await outData.value(within: .seconds(5)) ?? Data()
     let stderr = await errData.value(within: .seconds(5)) ?? Data()
     return CLIResult(status: ended.0, stdout: String(decoding: stdout, as: UTF8.self),
                      stderr: String(decoding: stderr, as: UTF8.self), signalled: ended.1)
+}
+
+/// Whether process `pid` has a handler for `signal` installed (its SigCgt mask in /proc): one
+/// sent before then meets the default action and ends the process, not the code under test.
+func catches(_ pid: pid_t, _ signal: Int32) -> Bool {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+          let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    else { return false }
+    return mask & (1 << UInt64(signal - 1)) != 0
 }
 
 // MARK: - Captures

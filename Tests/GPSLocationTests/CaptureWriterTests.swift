@@ -52,6 +52,13 @@ struct CaptureWriterTests {
         }
     }
 
+    @Test("A header that cannot be written is a write failure naming the file and the errno")
+    func fullDevice() {
+        #expect(throws: LocationError.writeFailed(WriteFailure(.file(path: "/dev/full"), code: ENOSPC))) {
+            try CaptureWriter(path: "/dev/full", header: header, overwrite: true)
+        }
+    }
+
     @Test("Writes after close are ignored, not a crash")
     func afterClose() throws {
         let dir = try TemporaryDirectory()

@@ -106,7 +106,7 @@ struct OutputStreamTests {
         #expect(!sut.failed)
     }
 
-    @Test("A reader that went away sets failed instead of killing the process")
+    @Test("A reader that went away is a failure of its own kind, not a killed process")
     func closedReader() throws {
         // Given
         signal(SIGPIPE, SIG_IGN)   // as gpsfix does
@@ -121,6 +121,51 @@ struct OutputStreamTests {
 
         // Then
         #expect(sut.failed)
+        #expect(sut.failure == WriteFailure(.standardOutput, code: EPIPE))
+        #expect(sut.failure?.readerWentAway == true)
         #expect(sut.writer.bytes.isEmpty)
+    }
+
+    @Test("A full disk is kept as a fact: where, and the errno")
+    func fullDisk() throws {
+        // Given
+        let fd = open("/dev/full", O_WRONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let sut = GPSOutputStream(fd: fd, destination: .file(path: "/dev/full"))
+
+        // When
+        sut.writer.append("lost\n")
+        sut.flush()
+
+        // Then
+        let failure = try #require(sut.failure)
+        #expect(failure == WriteFailure(.file(path: "/dev/full"), code: ENOSPC))
+        #expect(!failure.readerWentAway)
+        #expect(failure.description == "cannot write to /dev/full: No space left on device")
+    }
+
+    @Test("After a failed write nothing more is written: the first failure stands")
+    func nothingAfterFailure() throws {
+        // Given: a stream whose first write failed (a closed reader), then a descriptor that
+        // works again in its place
+        signal(SIGPIPE, SIG_IGN)
+        let (r1, w) = try pipeFDs()
+        close(r1)
+        let sut = GPSOutputStream(fd: w)
+        sut.writer.append("first\n")
+        sut.flush()
+        let (r2, w2) = try pipeFDs()
+        defer { close(r2); close(w2) }
+        dup2(w2, w)
+        defer { close(w) }
+
+        // When
+        sut.writer.append("the rest of a report cut short\n")
+        sut.flush()
+
+        // Then
+        #expect(readAvailable(r2) == "")
+        #expect(sut.failure?.code == EPIPE)
     }
 }

@@ -51,7 +51,9 @@ final class LineOutput: WatchOutput {
 
     func finish(_ end: LocationEvent?) {
         context.terminal.out.flush()
-        if format == .text, case .status(.finished(let statistics))? = end {
+        // The summary speaks of output delivered; after a failed write it would mislead, and a
+        // reader that went away (`| head -1`) wants quiet.
+        if format == .text, !failed, case .status(.finished(let statistics))? = end {
             context.terminal.note(Summary.line(statistics, source: context.source))
         }
     }

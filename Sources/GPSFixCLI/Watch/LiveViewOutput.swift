@@ -54,7 +54,7 @@ final class LiveViewOutput: WatchOutput {
             TextFormat.line(fix, into: &context.terminal.out.writer)
             context.terminal.out.flush()
         }
-        if case .status(.finished(let statistics))? = end {
+        if !context.terminal.out.failed, case .status(.finished(let statistics))? = end {
             context.terminal.note(Summary.line(statistics, source: context.source))
         }
     }
