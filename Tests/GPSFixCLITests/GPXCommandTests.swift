@@ -83,7 +83,7 @@ struct GPXCommandTests {
           arguments: ["drive-1hz.nmea", "quadrants.nmea"])
     func projectCaptures(name: String) async throws {
         // Given a capture, and the fixes gpsfix reports for it as gpsd JSON
-        let capture = GPXReader.projectCapture(name)
+        let capture = projectCapture(name)
         let json = try #require(await gpsfix("watch", "--replay", capture, "--json", "--speed", "max"))
         let fixes = json.stdoutLines.compactMap(jsonObject).filter { $0["class"] as? String == "TPV" && $0["lat"] != nil }
         let dir = try TemporaryDirectory()
@@ -411,11 +411,6 @@ enum GPXReader {
     static func trackpointLines(_ file: String) throws -> Int {
         try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
             .filter { $0.hasPrefix("      <trkpt ") && $0.hasSuffix("</trkpt>") }.count
-    }
-
-    static func projectCapture(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Captures/" + name).path
     }
 
     struct ReadError: Error, CustomStringConvertible {

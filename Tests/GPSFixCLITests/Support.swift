@@ -129,6 +129,12 @@ func catches(_ pid: pid_t, _ signal: Int32) -> Bool {
 
 // MARK: - Captures
 
+/// One of the project's own captures in Captures/, by name.
+func projectCapture(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Captures/" + name).path
+}
+
 extension TemporaryDirectory {
     /// A 3-epoch capture with fixes.
     func drive(epochs: Int = 3) throws -> String {

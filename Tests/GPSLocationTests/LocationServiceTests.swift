@@ -40,6 +40,27 @@ struct LocationServiceTests {
         #expect(sut.lastFix == expected)
     }
 
+    @Test("fetchCurrentLocation waits for a whole cycle's fix: a stream's first epoch cut short is passed over",
+          .timeLimit(.minutes(1)))
+    func fetchCurrentLocationSkipsCutEpoch() async {
+        // Given a source whose first fix comes from an epoch the stream joined part-way
+        var cut = Fix.sample()
+        cut.isPartialEpoch = true
+        cut.mode = .twoD
+        cut.altitude = nil
+        let whole = Fix.sample()
+        let sut = LocationService(manager: LocationManagerMock.delivering([cut, whole]))
+        let received = Eventually<Result<Fix, LocationError>>()
+
+        // When
+        sut.fetchCurrentLocation { received.fulfill($0) }
+        let result = await received.value(within: patience)
+
+        // Then the answer is the whole epoch's fix, though the cut one is still the latest seen first
+        #expect(result == .success(whole))
+        #expect(received.fulfillments == 1)
+    }
+
     @Test("fetchCurrentLocation passes the manager's typed error to the completion", .timeLimit(.minutes(1)))
     func fetchCurrentLocationFails() async {
         // Given
