@@ -34,6 +34,7 @@ let sourceOptions: [OptionSpec] = deviceOptions + [
     .value("--replay", "FILE", "Read a recorded capture (gpsfake format) instead of a receiver."),
     .value("--speed", "X|max", "Replay at X times the capture's own pace, or as fast as possible (default 1; for fix: max)."),
     .flag("--loop", "Start the capture again when it ends."),
+    .flag("--simulated", "Take a receiver's simulator or demo output (GGA quality 8, mode S) as fixes; by default it is no fix."),
 ]
 
 enum Commands {

@@ -9,11 +9,15 @@ enum SourceOptions {
             throw UsageError(message: "\(named.joined(separator: " and ")) are different sources: choose one")
         }
         if let address = args["--gpsd"] {
+            guard !args.has("--simulated") else {
+                throw UsageError(message: "--simulated is for sentences gpsfix reads itself (--device, --replay); gpsd decides for its own clients")
+            }
             let (host, port) = try gpsdAddress(address)
             return GpsdManager(host: host, port: port, forwardsSentences: forwardsSentences)
         }
         if let path = args["--replay"] {
-            return ReplayManager(path: path, speed: try speed(args, default: defaultSpeed), loop: args.has("--loop"), forwardsSentences: forwardsSentences)
+            return ReplayManager(path: path, speed: try speed(args, default: defaultSpeed), loop: args.has("--loop"),
+                                 forwardsSentences: forwardsSentences, acceptsSimulatedFixes: args.has("--simulated"))
         }
         return try serial(args, forwardsSentences: forwardsSentences)
     }

@@ -19,6 +19,8 @@ public final class ReplayManager: LocationManagerInterface {
     public let loop: Bool
     /// Whether to pass every checked sentence to the delegate (costs a String per sentence).
     public let forwardsSentences: Bool
+    /// Whether a receiver's simulator output (GGA quality 8, mode S) counts as fixes.
+    public let acceptsSimulatedFixes: Bool
 
     private let relay = DelegateRelay()
     private let counted = StatisticsSnapshot()
@@ -39,11 +41,13 @@ public final class ReplayManager: LocationManagerInterface {
         var isStopped: Bool { stopped.load(ordering: .acquiring) }
     }
 
-    public init(path: String, speed: Speed = .factor(1), loop: Bool = false, forwardsSentences: Bool = false) {
+    public init(path: String, speed: Speed = .factor(1), loop: Bool = false, forwardsSentences: Bool = false,
+                acceptsSimulatedFixes: Bool = false) {
         self.path = path
         self.speed = speed
         self.loop = loop
         self.forwardsSentences = forwardsSentences
+        self.acceptsSimulatedFixes = acceptsSimulatedFixes
     }
 
     public var delegate: (any LocationManagerDelegate)? {
@@ -112,7 +116,7 @@ public final class ReplayManager: LocationManagerInterface {
 
     /// One pass over the capture; nil when stopped part-way.
     private func replay(_ bytes: [UInt8], to delegate: any LocationManagerDelegate, run: Run) -> Statistics? {
-        let parser = NMEAParser()
+        let parser = NMEAParser(acceptsSimulatedFixes: acceptsSimulatedFixes)
         if forwardsSentences {
             parser.onSentence = { [self] sentence, _ in
                 delegate.locationManager(self, didReceiveSentence: String(decoding: sentence.line, as: UTF8.self))
