@@ -383,6 +383,24 @@ struct SerialNMEAManagerTests {
         #expect(!pty.isExclusive, "a port that failed its setup is released")
     }
 
+    @Test("A start made from inside the failure report begins a new run (the failed one is released first)", .timeLimit(.minutes(1)))
+    func restartFromFailureReport() async throws {
+        // Given a manager on a device that is not there, and a delegate that starts it again
+        // when told of the failure
+        let dir = try TemporaryDirectory()
+        let manager = SerialNMEAManager(path: dir.path + "/ttyUSB9")
+        let delegate = RestartingOnFailure()
+        manager.delegate = delegate
+
+        // When it starts
+        manager.startUpdatingLocation()
+        defer { manager.stopUpdatingLocation() }
+
+        // Then the second start ran too, and failed in its turn
+        #expect(await waitUntil(.seconds(3)) { delegate.errors.count == 2 }, "\(delegate.errors)")
+        #expect(delegate.errors.allSatisfy { $0 == .deviceNotFound(searched: [dir.path + "/ttyUSB9"]) })
+    }
+
     @Test("stopUpdatingLocation wakes the reader at once; nothing is reported after it", .timeLimit(.minutes(1)))
     func stopIsPrompt() async throws {
         let pty = try PseudoTerminal()

@@ -129,9 +129,15 @@ public final class SerialNMEAManager: LocationManagerInterface {
             previous?.waitForEnd(seconds: 2)
             SerialReader(manager: self, run: run).main()
             run.end()
-            // Ended on its own (a failure): the next start begins a new run.
             runs.withLock { if $0.current === run { $0 = (nil, nil) } }
         }
+    }
+
+    /// Ended on its own (a failure): the next start begins a new run. Called before the
+    /// delegate hears of the failure, or a start that follows the news finds this run still
+    /// in place and is lost; kept as the previous run, so that start waits for its reader.
+    func release(_ run: Run) {
+        runs.withLock { if $0.current === run { $0 = (nil, run) } }
     }
 
     public func stopUpdatingLocation() {

@@ -264,6 +264,7 @@ final class SerialReader {
     }
 
     private func fail(_ error: LocationError) {
+        manager.release(run)
         notify { $0.locationManager(manager, didFailWithError: error) }
     }
 }
