@@ -329,20 +329,36 @@ struct SerialNMEAManagerTests {
 
     // MARK: - Busy, missing, stop
 
-    @Test("A port another process holds (TIOCEXCL) is refused with .deviceBusy", .timeLimit(.minutes(1)))
+    @Test("A port another process holds (TIOCEXCL) is refused with .deviceBusy; the mode it leaves when killed is not", .timeLimit(.minutes(1)))
     func heldPortIsBusy() async throws {
-        // Given a tty someone else holds exclusively (as gpsd does)
+        // Given a tty another process holds exclusively, as gpsd does (socat, setting TIOCEXCL)
         let pty = try PseudoTerminal()
-        #expect(ioctl(pty.slave, UInt(TIOCEXCL)) == 0)
-        defer { _ = ioctl(pty.slave, UInt(TIOCNXCL)) }
+        let holder = try spawnQuietly([SocatPair.executable, "-u", "OPEN:\(pty.path),ioctl-void=0x540C", "OPEN:/dev/null"])
+        var holderAlive = true
+        defer { if holderAlive { kill(holder, SIGKILL); waitpid(holder, nil, 0) } }
+        try #require(await waitUntil(.seconds(5)) { pty.isExclusive })
 
         // When the manager starts on it
-        let delegate = await start(SerialNMEAManager(path: pty.path, options: .init(baud: 9600)))
+        let refused = await start(SerialNMEAManager(path: pty.path, options: .init(baud: 9600)))
 
         // Then it fails at once with .deviceBusy, whose message names gpsd and --gpsd
-        #expect(delegate.errors == [.deviceBusy(path: pty.path)])
-        #expect(delegate.statuses.isEmpty)
-        #expect(delegate.errors.first?.description.contains("--gpsd") == true)
+        #expect(refused.errors == [.deviceBusy(path: pty.path)])
+        #expect(refused.statuses.isEmpty)
+        #expect(refused.errors.first?.description.contains("--gpsd") == true)
+
+        // When the holder is killed, which leaves the mode set with nobody holding the port
+        kill(holder, SIGKILL)
+        waitpid(holder, nil, 0)
+        holderAlive = false
+        #expect(pty.isExclusive, "on a pty the mode outlives its holder")
+        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 9600))
+        let taken = await start(manager)
+        manager.stopUpdatingLocation()
+
+        // Then the port is not busy: the manager opens it, and clears the mode when it lets go
+        #expect(taken.statuses == [.started])
+        #expect(taken.errors.isEmpty)
+        #expect(await waitUntil(.seconds(2)) { !pty.isExclusive })
     }
 
     @Test("A second manager on a port the first holds is refused; once the first stops the port is free", .timeLimit(.minutes(1)))
