@@ -38,7 +38,8 @@ struct DevicesCommand {
         return probing.signal == 0 ? 0 : 128 + probing.signal
     }
 
-    /// Listens for up to three seconds: "NMEA" when a sentence with a good checksum arrives.
+    /// Listens for up to three seconds: "NMEA" when a sentence with a good checksum arrives;
+    /// otherwise what did arrive.
     static func probe(_ path: String, probing: Probing) -> String {
         let manager = SerialNMEAManager(path: path, options: .init(reconnect: false, forwardsSentences: true))
         let service = LocationService(manager: manager)
@@ -51,14 +52,22 @@ struct DevicesCommand {
             switch event {
             case .sentence: verdict = "answers with NMEA" + (manager.baudRate.map { " at \($0) baud" } ?? "")
             case .error(let error): verdict = "cannot be read: \(error)"
-            case .status(.finished), .status(.stopped): verdict = "no NMEA"
             default: verdict = nil
             }
             if let verdict, answer.withLock({ a in defer { a = a ?? verdict }; return a == nil }) { done.signal() }
+            // Stopped (by a signal): no verdict, and no more waiting.
+            if event.isTerminal { done.signal() }
         }
         _ = withExtendedLifetime(service) { done.wait(timeout: .now() + 3) }
+        let heard = manager.reception
         service.stop()
-        return answer.withLock { $0 } ?? "no NMEA within 3 s"
+        return answer.withLock { $0 } ?? silence(heard)
+    }
+
+    /// What a port that gave no NMEA in three seconds did give.
+    private static func silence(_ heard: Reception?) -> String {
+        guard let heard, heard.bytes > 0 else { return "nothing received in 3 s" }
+        return "\(heard.bytes) bytes in 3 s, but no NMEA" + (heard.baud.map { " at \($0) baud" } ?? "")
     }
 }
 

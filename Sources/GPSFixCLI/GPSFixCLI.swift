@@ -61,7 +61,7 @@ public enum GPSFixCLI {
             terminal.error("\(command.name): \(error.message)\nUsage: \(command.usage)\nSee 'gpsfix \(command.name) --help'.")
             return 64
         } catch let error as LocationError {
-            terminal.error(error.description)
+            terminal.error(Advice.message(for: error))
             return 1
         } catch {
             terminal.error("\(error)")

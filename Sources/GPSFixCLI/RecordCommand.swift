@@ -47,7 +47,9 @@ struct RecordCommand {
         let path = manager.path
         let note = UncheckedBox(terminal)
         service.subscribe { event in
-            if case .status(let status) = event, let text = describe(status, source: path) { note.value.note("gpsfix: " + text) }
+            if case .status(let status) = event, let text = describe(status, source: path, reception: manager.reception) {
+                note.value.note("gpsfix: " + text)
+            }
             if event.isTerminal || failure.withLock({ $0 != nil }) {
                 outcome.withLock { $0 = $0 ?? event }
                 done.signal()
@@ -80,7 +82,9 @@ extension RecordCommand {
         let failure = Mutex<LocationError?>(nil)
         let note = UncheckedBox(terminal)
         service.subscribe { event in
-            if case .status(let status) = event, let text = describe(status, source: source) { note.value.note("gpsfix: " + text) }
+            if case .status(let status) = event, let text = describe(status, source: source, reception: manager.reception) {
+                note.value.note("gpsfix: " + text)
+            }
             do throws(LocationError) {
                 try writer.write(event)
             } catch {

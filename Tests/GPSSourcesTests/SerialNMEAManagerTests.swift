@@ -327,6 +327,33 @@ struct SerialNMEAManagerTests {
         #expect(!delegate.fixes.isEmpty)
     }
 
+    @Test("Reception counts the bytes and the sentences since the port was opened, at the rate in use", .timeLimit(.minutes(1)))
+    func receptionCounts() async throws {
+        // Given a port opened at 9600 baud
+        let pty = try PseudoTerminal()
+        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 9600))
+        _ = await start(manager)
+        defer { manager.stopUpdatingLocation() }
+        #expect(manager.reception == Reception(source: pty.path, bytes: 0, sentences: 0, baud: 9600))
+
+        // When bytes that are not NMEA arrive
+        var random = SplitMix64(seed: 9)
+        let noise = (0..<200).map { _ in random.nextByte() }.filter { $0 != UInt8(ascii: "$") && $0 != UInt8(ascii: "!") } + Array("\r\n".utf8)
+        pty.write(noise)
+        #expect(await waitUntil(.seconds(3)) { manager.reception?.bytes == noise.count })
+
+        // Then they are counted, and no sentence
+        #expect(manager.reception?.sentences == 0)
+
+        // When two epochs of NMEA follow
+        let epochs = SerialCapture.bytes(epochs: 2)
+        pty.write(epochs)
+
+        // Then their bytes and their ten sentences are counted too
+        #expect(await waitUntil(.seconds(3)) { manager.reception?.bytes == noise.count + epochs.count })
+        #expect(manager.reception == Reception(source: pty.path, bytes: noise.count + epochs.count, sentences: 10, baud: 9600))
+    }
+
     // MARK: - Busy, missing, stop
 
     @Test("A port another process holds (TIOCEXCL) is refused with .deviceBusy; the mode it leaves when killed is not", .timeLimit(.minutes(1)))

@@ -37,6 +37,8 @@ public final class SerialNMEAManager: LocationManagerInterface {
     let relay = DelegateRelay()
     /// The reader's counts, copied after each chunk it reads.
     let counted = StatisticsSnapshot()
+    /// Bytes and sentences since the port was last opened.
+    let received = ReceptionCount()
     /// The run in progress, if any; each start gets a fresh one (as `ReplayManager`'s), and
     /// the one before it, which may still be letting go of the port.
     private let runs = Mutex<(current: Run?, previous: Run?)>((nil, nil))
@@ -98,6 +100,9 @@ public final class SerialNMEAManager: LocationManagerInterface {
 
     /// The counts since the port was last opened (a replugged receiver starts from zero).
     public var statistics: Statistics? { counted.value }
+
+    /// What has arrived since the port was last opened, and at which rate.
+    public var reception: Reception? { received.value }
 
     /// Every byte exactly as read, in order, on the reader thread (for `gpsfix record`). Set
     /// before start. While the rate is being hunted for, the bytes of a rate on trial are held
