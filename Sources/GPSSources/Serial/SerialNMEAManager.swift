@@ -121,6 +121,14 @@ public final class SerialNMEAManager: LocationManagerInterface {
 
     func settled(on rate: Int) { self.rate.store(rate, ordering: .releasing) }
 
+    /// Opens the port as a start would (exclusively, raw, at the rate named) and lets it go
+    /// again: for a caller that must know the port can be read before it commits to something,
+    /// as `gpsfix record` before it creates its file. Throws what the start would report.
+    public func checkPort() throws(LocationError) {
+        let port = try SerialPort.open(path)
+        if let baud = options.baud { try port.setSpeed(baud) }
+    }
+
     public func startUpdatingLocation() {
         let handler = onBytes
         let started = runs.withLock { runs -> (run: Run, previous: Run?)? in
