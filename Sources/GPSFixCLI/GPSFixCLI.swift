@@ -87,7 +87,7 @@ public enum GPSFixCLI {
             terminal.error(failure.message)
             return 1
         } catch let error as LocationError {
-            terminal.error(error.description)
+            terminal.error(Advice.message(for: error))
             return 1
         } catch {
             terminal.error("\(error)")

@@ -25,6 +25,10 @@ struct RecordCommand {
             throw UsageError(message: "\(option) needs --gpx: a raw capture records a receiver's bytes (--device); 'record --gpx FILE \(option) …' records any source's fixes as a track")
         }
         let manager = try SourceOptions.serial(args)
+        // The file is made last: a port that cannot be read (not a tty, missing, busy) used to
+        // leave a header-only file behind, which the next try then refused to overwrite.
+        if !args.has("--force") && access(file, F_OK) == 0 { throw LocationError.fileExists(path: file) }
+        try manager.checkPort()
         let device = DeviceDiscovery.device(at: manager.path)
         var fields: [(key: String, value: String)] = [("Name", "gpsfix record"), ("Device", manager.path)]
         if let byID = device?.byID { fields.append(("By-ID", byID)) }
@@ -50,7 +54,9 @@ struct RecordCommand {
         let path = manager.path
         let note = UncheckedBox(terminal)
         service.subscribe { event in
-            if case .status(let status) = event, let text = describe(status, source: path) { note.value.note("gpsfix: " + text) }
+            if case .status(let status) = event, let text = describe(status, source: path, reception: manager.reception) {
+                note.value.note("gpsfix: " + text)
+            }
             if event.isTerminal {
                 outcome.withLock { $0 = $0 ?? event }
                 done.signal()
@@ -62,6 +68,12 @@ struct RecordCommand {
         interrupts.cancel()
         service.stop()
         writer.close()
+        if case .error(let error)? = outcome.withLock({ $0 }), writer.bytesWritten == 0 {
+            // Failed before a byte was kept (a rate never found, a port gone at once): a file
+            // of header only would just stand in the way of the next try.
+            unlink(file)
+            throw error
+        }
         terminal.note("gpsfix: \(writer.bytesWritten) bytes recorded in \(file)")
         if let error = failure.withLock({ $0 }) { throw error }
         if case .error(let error)? = outcome.withLock({ $0 }) { throw error }
@@ -83,7 +95,9 @@ extension RecordCommand {
         let failure = Mutex<LocationError?>(nil)
         let note = UncheckedBox(terminal)
         service.subscribe { event in
-            if case .status(let status) = event, let text = describe(status, source: source) { note.value.note("gpsfix: " + text) }
+            if case .status(let status) = event, let text = describe(status, source: source, reception: manager.reception) {
+                note.value.note("gpsfix: " + text)
+            }
             do throws(LocationError) {
                 try writer.write(event)
             } catch {

@@ -10,8 +10,9 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
     case deviceBusy(path: String)
     case deviceGone(path: String)
     case gpsdUnavailable(host: String, port: Int, reason: String)
-    /// No fix arrived within the time allowed.
-    case timeout(seconds: Double)
+    /// No fix arrived within the time allowed; `reception` says what did arrive, when the
+    /// source knows.
+    case timeout(seconds: Double, reception: Reception? = nil)
     /// The source ended (a capture ran out) before it gave a fix.
     case noFix(source: String)
     case stopped
@@ -43,8 +44,16 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path) went away (unplugged?)."
         case .gpsdUnavailable(let host, let port, let reason):
             "gpsd at \(host):\(port) is not answering (\(reason)). Is it running? Try 'systemctl status gpsd' or start it with 'gpsd -N -S \(port) DEVICE'."
-        case .timeout(let seconds):
-            "No fix within \(Self.format(seconds)) s. Is the antenna's view of the sky clear? Allow longer with --timeout."
+        // What arrived, and no more: what to do about it depends on where the user is (the
+        // CLI gives its own advice).
+        case .timeout(let seconds, nil):
+            "No fix within \(Self.format(seconds)) s."
+        case .timeout(let seconds, let heard?) where heard.bytes == 0:
+            "No fix within \(Self.format(seconds)) s: nothing received from \(heard.source)."
+        case .timeout(let seconds, let heard?) where heard.sentences == 0:
+            "No fix within \(Self.format(seconds)) s: \(heard.source) sent \(heard.bytes) bytes, but no NMEA sentences\(heard.baud.map { " at \($0) baud" } ?? "")."
+        case .timeout(let seconds, let heard?):
+            "No fix within \(Self.format(seconds)) s: \(heard.source) sends NMEA (\(heard.sentences) sentences), but no fix yet."
         case .noFix(let source):
             "\(source) ended without a fix."
         case .stopped:

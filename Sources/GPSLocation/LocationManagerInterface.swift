@@ -13,10 +13,15 @@ public protocol LocationManagerInterface: AnyObject, Sendable {
     /// for a view that shows them while the run lasts. Nil for a source that does not parse
     /// NMEA itself (gpsd) or has read nothing yet. From any thread.
     var statistics: Statistics? { get }
+    /// What has arrived so far, in bytes and sentences, for telling why no fix came. Nil for a
+    /// source that does not read bytes itself (gpsd) or cannot be silent (a capture). From any
+    /// thread.
+    var reception: Reception? { get }
 }
 
 public extension LocationManagerInterface {
     var statistics: Statistics? { nil }
+    var reception: Reception? { nil }
 }
 
 /// How a manager reports; the shape of CoreLocation's delegate, with Linux sources' news added.

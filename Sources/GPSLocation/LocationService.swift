@@ -85,7 +85,7 @@ public final class LocationService: LocationManagerDelegate {
             return (callback, settleAfterRequests(&s))
         }
         if stop { manager.stopUpdatingLocation() }
-        callback?(.failure(.timeout(seconds: seconds)))
+        callback?(.failure(.timeout(seconds: seconds, reception: manager.reception)))
     }
 
     /// Whether the manager was started only for requests and none remains.

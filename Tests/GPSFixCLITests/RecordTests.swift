@@ -74,6 +74,49 @@ struct RecordTests {
     }
 }
 
+extension RecordTests {
+    @Test("A port that cannot be read fails with its reason before FILE is made", .enabled(if: GPSFixBinary.isAvailable, "needs the built gpsfix"),
+          .timeLimit(.minutes(1)), arguments: [
+              ("/dev/null", "/dev/null is not a serial port"),
+              ("/dev/ttyUSB-gpsfix-none", "/dev/ttyUSB-gpsfix-none: no such device"),
+          ])
+    func unreadablePort(device: String, reason: String) async throws {
+        // Given a file name not yet taken
+        let dir = try TemporaryDirectory()
+        let file = dir.path + "/rec.nmea"
+
+        // When record is pointed at a port it cannot read
+        let result = try #require(await gpsfix("record", file, "--device", device))
+
+        // Then it fails with the reason, and has made no file to refuse the next try
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("gpsfix: " + reason), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+        let again = try #require(await gpsfix("record", file, "--device", device))
+        #expect(!again.stderr.contains("exists already"), "\(again)")
+    }
+
+    @Test("A recording that fails before it has kept a byte leaves no file", .enabled(if: socatAvailable && GPSFixBinary.isAvailable, "needs /usr/bin/socat and the built gpsfix"),
+          .timeLimit(.minutes(1)))
+    func failureBeforeAnyByte() async throws {
+        // Given a port that sends bytes that are no NMEA at any rate
+        let dir = try TemporaryDirectory()
+        let device = dir.path + "/gps", feed = dir.path + "/feed", file = dir.path + "/rec.nmea"
+        let socat = try PtyPair(device: device, feed: feed)
+        defer { socat.stop() }
+        let noise = NoFixMessageTests.sending(feed, NoFixMessageTests.noise)
+        defer { noise.cancel() }
+
+        // When record hunts for its rate, and gives up
+        let result = try #require(await gpsfix("record", file, "--device", device))
+
+        // Then it says why, and the header-only file is gone
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no NMEA sentence at 4800, 9600"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+}
+
 /// `socat pty,raw,echo=0,link=DEVICE pty,raw,echo=0,link=FEED`, stopped by PID.
 final class PtyPair: Sendable {
     let process: Process

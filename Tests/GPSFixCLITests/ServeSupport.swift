@@ -3,10 +3,9 @@ import GPSTestSupport
 import Synchronization
 import Testing
 
-/// `gpsfix serve` running as a separate process on a free loopback port; stopped by signal.
-final class ServeProcess: Sendable {
+/// `gpsfix` running as a separate process, its stderr collected as it comes; stopped by signal.
+final class GPSFixProcess: Sendable {
     let process: Process
-    let port: Int
     private let errors: Lines
     private let exited = Eventually<Int32>()
 
@@ -14,13 +13,14 @@ final class ServeProcess: Sendable {
         let text = Mutex("")
     }
 
-    /// Starts `gpsfix serve --listen 127.0.0.1:0 ARGS` and waits until it says where it listens.
-    /// `launcher` runs before gpsfix (`prlimit --nofile=…`), when given.
-    init(_ arguments: [String], listen: String = "127.0.0.1:0", launcher: [String] = []) async throws {
+    /// Starts `gpsfix ARGS` and waits until its stderr contains `announcement` (when given).
+    /// `launcher` runs before gpsfix (`prlimit --nofile=…`), when given. Throws, with what
+    /// gpsfix said, when it ends or stays silent instead.
+    init(_ arguments: [String], launcher: [String] = [], announcement: String?) async throws {
         let binary = try #require(GPSFixBinary.url)
         process = Process()
         process.executableURL = launcher.isEmpty ? binary : URL(fileURLWithPath: launcher[0])
-        process.arguments = Array(launcher.dropFirst()) + (launcher.isEmpty ? [] : [binary.path]) + ["serve", "--listen", listen] + arguments
+        process.arguments = Array(launcher.dropFirst()) + (launcher.isEmpty ? [] : [binary.path]) + arguments
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
@@ -28,7 +28,11 @@ final class ServeProcess: Sendable {
         let errors = Lines()
         self.errors = errors
         let exited = self.exited
-        process.terminationHandler = { exited.fulfill($0.terminationStatus) }
+        let ended = Mutex(false)
+        process.terminationHandler = {
+            ended.withLock { $0 = true }
+            exited.fulfill($0.terminationStatus)
+        }
         try process.run()
         Thread.detachNewThread {
             let handle = err.fileHandleForReading
@@ -38,15 +42,15 @@ final class ServeProcess: Sendable {
                 errors.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
         }
-        let announced = await waitUntil(.seconds(10)) { errors.text.withLock { $0.contains("; Ctrl-C to stop") } }
-        let text = errors.text.withLock { $0 }
-        guard announced, let range = text.range(of: "serving gpsd's protocol on "),
-              let address = text[range.upperBound...].split(separator: " ").first,
-              let port = address.split(separator: ":").last.flatMap({ Int($0) }) else {
-            process.terminate()
-            throw SpawnError(description: "gpsfix serve did not start: \(text)")
+        guard let announcement else { return }
+        let announced = await waitUntil(.seconds(10)) {
+            errors.text.withLock { $0.contains(announcement) } || ended.withLock { $0 }
         }
-        self.port = port
+        let text = errors.text.withLock { $0 }
+        guard announced, text.contains(announcement) else {
+            process.terminate()
+            throw SpawnError(description: "gpsfix \(arguments.joined(separator: " ")) did not start: \(text)")
+        }
     }
 
     var stderr: String { errors.text.withLock { $0 } }
@@ -76,6 +80,38 @@ final class ServeProcess: Sendable {
     }
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+}
+
+/// `gpsfix serve` running as a separate process on a free loopback port; stopped by signal.
+final class ServeProcess: Sendable {
+    let running: GPSFixProcess
+    let port: Int
+
+    /// Starts `gpsfix serve --listen 127.0.0.1:0 ARGS` and waits until it says where it listens.
+    /// `launcher` runs before gpsfix (`prlimit --nofile=…`), when given.
+    init(_ arguments: [String], listen: String = "127.0.0.1:0", launcher: [String] = []) async throws {
+        running = try await GPSFixProcess(["serve", "--listen", listen] + arguments, launcher: launcher,
+                                          announcement: "; Ctrl-C to stop")
+        let text = running.stderr
+        guard let range = text.range(of: "serving gpsd's protocol on "),
+              let address = text[range.upperBound...].split(separator: " ").first,
+              let port = address.split(separator: ":").last.flatMap({ Int($0) }) else {
+            running.process.terminate()
+            throw SpawnError(description: "gpsfix serve did not start: \(text)")
+        }
+        self.port = port
+    }
+
+    var process: Process { running.process }
+    var stderr: String { running.stderr }
+    var pid: Int32 { running.pid }
+    var cpuSeconds: Double? { running.cpuSeconds }
+    var residentKB: Int? { running.residentKB }
+
+    /// Sends `signal` and returns the exit status, or nil if it did not exit within `limit`.
+    func stop(_ signal: Int32 = SIGTERM, within limit: Duration = .seconds(5)) async -> Int32? {
+        await running.stop(signal, within: limit)
+    }
 }
 
 /// Runs a program to completion with a deadline; stdout and stderr as text.

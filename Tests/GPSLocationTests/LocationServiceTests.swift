@@ -293,6 +293,21 @@ struct LocationServiceTests {
         #expect(locationManagerMock.stopCount == 1)
     }
 
+    @Test("A request that times out carries what the source had received", .timeLimit(.minutes(1)))
+    func timeoutCarriesReception() async {
+        // Given a source that has read bytes, none of them NMEA, and gives no fix
+        let heard = Reception(source: "/dev/ttyS0", bytes: 300, baud: 4800)
+        let sut = LocationService(manager: NoisyPort(reception: heard))
+
+        // When a fix is asked for with a short timeout
+        let received = Eventually<Result<Fix, LocationError>>()
+        sut.fetchCurrentLocation(timeout: .milliseconds(50)) { received.fulfill($0) }
+        let result = await received.value(within: patience)
+
+        // Then the timeout says what had arrived
+        #expect(result == .failure(.timeout(seconds: 0.05, reception: heard)))
+    }
+
     @Test("currentFix throws .timeout when the manager never delivers", .timeLimit(.minutes(1)))
     func currentFixTimesOut() async {
         // Given
@@ -697,6 +712,21 @@ struct LocationErrorTests {
         #expect(error.description.contains(expected))
     }
 
+    @Test("A timeout says what arrived before it: nothing, bytes without NMEA (at the rate in use), or NMEA without a fix")
+    func timeoutStatesWhatArrived() {
+        let port = "/dev/ttyUSB0"
+        let nothing = LocationError.timeout(seconds: 2, reception: Reception(source: port, baud: 9600))
+        let noise = LocationError.timeout(seconds: 2, reception: Reception(source: port, bytes: 512, baud: 9600))
+        let hunting = LocationError.timeout(seconds: 2, reception: Reception(source: port, bytes: 512))
+        let noFix = LocationError.timeout(seconds: 30, reception: Reception(source: port, bytes: 4096, sentences: 60, baud: 4800))
+
+        #expect(nothing.description == "No fix within 2 s: nothing received from /dev/ttyUSB0.")
+        #expect(noise.description == "No fix within 2 s: /dev/ttyUSB0 sent 512 bytes, but no NMEA sentences at 9600 baud.")
+        #expect(hunting.description == "No fix within 2 s: /dev/ttyUSB0 sent 512 bytes, but no NMEA sentences.")
+        #expect(noFix.description == "No fix within 30 s: /dev/ttyUSB0 sends NMEA (60 sentences), but no fix yet.")
+        #expect(LocationError.timeout(seconds: 30).description == "No fix within 30 s.")
+    }
+
     @Test("Terminal events are the terminal statuses and errors")
     func terminality() {
         #expect(LocationEvent.status(.finished(emptyStatistics)).isTerminal)
@@ -715,4 +745,21 @@ final class EventLog: Sendable {
     private let log = Mutex<[LocationEvent]>([])
     func append(_ event: LocationEvent) { log.withLock { $0.append(event) } }
     var events: [LocationEvent] { log.withLock { $0 } }
+}
+
+/// A source that delivers nothing, and reports a fixed reception.
+private final class NoisyPort: LocationManagerInterface {
+    let relay = DelegateRelay()
+    let reception: Reception?
+
+    init(reception: Reception) { self.reception = reception }
+
+    var delegate: (any LocationManagerDelegate)? {
+        get { relay.delegate }
+        set { relay.delegate = newValue }
+    }
+
+    var sourceDescription: String { reception?.source ?? "" }
+    func startUpdatingLocation() {}
+    func stopUpdatingLocation() {}
 }

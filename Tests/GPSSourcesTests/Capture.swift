@@ -57,3 +57,18 @@ extension LocationEvent {
     var fix: Fix? { if case .fix(let f) = self { f } else { nil } }
     var sky: SkyView? { if case .sky(let s) = self { s } else { nil } }
 }
+
+/// A delegate that starts its manager again from inside the first failure it is told of, as a
+/// caller that retries on the news does, and counts the failures.
+final class RestartingOnFailure: LocationManagerDelegate {
+    private let failures = Mutex<[LocationError]>([])
+
+    var errors: [LocationError] { failures.withLock { $0 } }
+
+    func locationManager(_ manager: any LocationManagerInterface, didUpdateFix fix: Fix) {}
+
+    func locationManager(_ manager: any LocationManagerInterface, didFailWithError error: LocationError) {
+        let first = failures.withLock { $0.append(error); return $0.count == 1 }
+        if first { manager.startUpdatingLocation() }
+    }
+}

@@ -255,6 +255,22 @@ struct GpsdManagerTests {
         #expect(failedPort == port)
         #expect(delegate.statuses.isEmpty)
     }
+
+    @Test("A start made from inside the failure report begins a new run (the failed one is released first)", .timeLimit(.minutes(1)))
+    func restartFromFailureReport() async throws {
+        // Given no gpsd, and a delegate that starts the manager again when told of the failure
+        let port = try Loopback.freePort()
+        let manager = GpsdManager(port: port, reconnect: true)
+        let delegate = RestartingOnFailure()
+        manager.delegate = delegate
+
+        // When it starts
+        manager.startUpdatingLocation()
+        defer { manager.stopUpdatingLocation() }
+
+        // Then the second start ran too, and failed in its turn
+        #expect(await waitUntil(.seconds(3)) { delegate.errors.count == 2 }, "\(delegate.errors)")
+    }
 }
 
 @Suite("gpsd's times")

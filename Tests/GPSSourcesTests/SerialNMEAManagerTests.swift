@@ -327,22 +327,65 @@ struct SerialNMEAManagerTests {
         #expect(!delegate.fixes.isEmpty)
     }
 
+    @Test("Reception counts the bytes and the sentences since the port was opened, at the rate in use", .timeLimit(.minutes(1)))
+    func receptionCounts() async throws {
+        // Given a port opened at 9600 baud
+        let pty = try PseudoTerminal()
+        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 9600))
+        _ = await start(manager)
+        defer { manager.stopUpdatingLocation() }
+        #expect(manager.reception == Reception(source: pty.path, bytes: 0, sentences: 0, baud: 9600))
+
+        // When bytes that are not NMEA arrive
+        var random = SplitMix64(seed: 9)
+        let noise = (0..<200).map { _ in random.nextByte() }.filter { $0 != UInt8(ascii: "$") && $0 != UInt8(ascii: "!") } + Array("\r\n".utf8)
+        pty.write(noise)
+        #expect(await waitUntil(.seconds(3)) { manager.reception?.bytes == noise.count })
+
+        // Then they are counted, and no sentence
+        #expect(manager.reception?.sentences == 0)
+
+        // When two epochs of NMEA follow
+        let epochs = SerialCapture.bytes(epochs: 2)
+        pty.write(epochs)
+
+        // Then their bytes and their ten sentences are counted too
+        #expect(await waitUntil(.seconds(3)) { manager.reception?.bytes == noise.count + epochs.count })
+        #expect(manager.reception == Reception(source: pty.path, bytes: noise.count + epochs.count, sentences: 10, baud: 9600))
+    }
+
     // MARK: - Busy, missing, stop
 
-    @Test("A port another process holds (TIOCEXCL) is refused with .deviceBusy", .timeLimit(.minutes(1)))
+    @Test("A port another process holds (TIOCEXCL) is refused with .deviceBusy; the mode it leaves when killed is not", .timeLimit(.minutes(1)))
     func heldPortIsBusy() async throws {
-        // Given a tty someone else holds exclusively (as gpsd does)
+        // Given a tty another process holds exclusively, as gpsd does (socat, setting TIOCEXCL)
         let pty = try PseudoTerminal()
-        #expect(ioctl(pty.slave, UInt(TIOCEXCL)) == 0)
-        defer { _ = ioctl(pty.slave, UInt(TIOCNXCL)) }
+        let holder = try spawnQuietly([SocatPair.executable, "-u", "OPEN:\(pty.path),ioctl-void=0x540C", "OPEN:/dev/null"])
+        var holderAlive = true
+        defer { if holderAlive { kill(holder, SIGKILL); waitpid(holder, nil, 0) } }
+        try #require(await waitUntil(.seconds(5)) { pty.isExclusive })
 
         // When the manager starts on it
-        let delegate = await start(SerialNMEAManager(path: pty.path, options: .init(baud: 9600)))
+        let refused = await start(SerialNMEAManager(path: pty.path, options: .init(baud: 9600)))
 
         // Then it fails at once with .deviceBusy, whose message names gpsd and --gpsd
-        #expect(delegate.errors == [.deviceBusy(path: pty.path)])
-        #expect(delegate.statuses.isEmpty)
-        #expect(delegate.errors.first?.description.contains("--gpsd") == true)
+        #expect(refused.errors == [.deviceBusy(path: pty.path)])
+        #expect(refused.statuses.isEmpty)
+        #expect(refused.errors.first?.description.contains("--gpsd") == true)
+
+        // When the holder is killed, which leaves the mode set with nobody holding the port
+        kill(holder, SIGKILL)
+        waitpid(holder, nil, 0)
+        holderAlive = false
+        #expect(pty.isExclusive, "on a pty the mode outlives its holder")
+        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 9600))
+        let taken = await start(manager)
+        manager.stopUpdatingLocation()
+
+        // Then the port is not busy: the manager opens it, and clears the mode when it lets go
+        #expect(taken.statuses == [.started])
+        #expect(taken.errors.isEmpty)
+        #expect(await waitUntil(.seconds(2)) { !pty.isExclusive })
     }
 
     @Test("A second manager on a port the first holds is refused; once the first stops the port is free", .timeLimit(.minutes(1)))
@@ -381,6 +424,24 @@ struct SerialNMEAManagerTests {
         #expect(oddDelegate.errors.count == 1)
         #expect(oddDelegate.errors.first?.description.contains("12345") == true)
         #expect(!pty.isExclusive, "a port that failed its setup is released")
+    }
+
+    @Test("A start made from inside the failure report begins a new run (the failed one is released first)", .timeLimit(.minutes(1)))
+    func restartFromFailureReport() async throws {
+        // Given a manager on a device that is not there, and a delegate that starts it again
+        // when told of the failure
+        let dir = try TemporaryDirectory()
+        let manager = SerialNMEAManager(path: dir.path + "/ttyUSB9")
+        let delegate = RestartingOnFailure()
+        manager.delegate = delegate
+
+        // When it starts
+        manager.startUpdatingLocation()
+        defer { manager.stopUpdatingLocation() }
+
+        // Then the second start ran too, and failed in its turn
+        #expect(await waitUntil(.seconds(3)) { delegate.errors.count == 2 }, "\(delegate.errors)")
+        #expect(delegate.errors.allSatisfy { $0 == .deviceNotFound(searched: [dir.path + "/ttyUSB9"]) })
     }
 
     @Test("stopUpdatingLocation wakes the reader at once; nothing is reported after it", .timeLimit(.minutes(1)))

@@ -44,6 +44,18 @@ struct SerialPortTests {
         #expect(!pty.isExclusive, "a closed port must not leave the tty exclusive for the next open")
     }
 
+    @Test("A pty slave's device number gives its /dev/pts index; a USB serial port's gives none")
+    func ptyIndex() throws {
+        let pty = try PseudoTerminal()
+        var info = stat()
+        try #require(fstat(pty.slave, &info) == 0)
+        let index = try #require(UInt64(pty.path.split(separator: "/").last ?? ""))
+        #expect(TTYHolders.ptyIndex(info.st_rdev) == index)
+        // major 137 minor 4: /dev/pts/260; major 188 minor 0: /dev/ttyUSB0
+        #expect(TTYHolders.ptyIndex(dev_t(137 << 8 | 4)) == 260)
+        #expect(TTYHolders.ptyIndex(dev_t(188 << 8)) == nil)
+    }
+
     @Test("Every autobaud rate has a termios speed and back; an odd rate has none")
     func baudTable() {
         for rate in Autobaud.rates {

@@ -31,6 +31,10 @@ final class PseudoTerminal: Sendable {
         guard openpty(&master, &slave, &name, &settings, nil) == 0 else {
             throw PTYError.failed("openpty: \(String(cString: strerror(errno)))")
         }
+        // Not inherited by the programs a test starts: a child holding the master would pass
+        // for the pty's maker.
+        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
         self.master = master
         self.slave = slave
         path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

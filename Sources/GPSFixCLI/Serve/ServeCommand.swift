@@ -35,7 +35,9 @@ struct ServeCommand {
             case .status(.finished):
                 note.value.note("gpsfix: \(manager.sourceDescription): capture ended; still serving its last fix (Ctrl-C to stop)")
             case .status(let status):
-                if let text = describe(status, source: manager.sourceDescription) { note.value.note("gpsfix: " + text) }
+                if let text = describe(status, source: manager.sourceDescription, reception: manager.reception) {
+                    note.value.note("gpsfix: " + text)
+                }
             case .error(let error):
                 // The source cannot go on (no such device, gpsd refused): say why and stop.
                 failure.value.error = error

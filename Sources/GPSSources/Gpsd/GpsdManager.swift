@@ -60,9 +60,15 @@ public final class GpsdManager: LocationManagerInterface {
         guard let run else { return }
         spawnThread(name: "gpsfix-gpsd") { [self] in
             GpsdSession(manager: self, run: run).main()
-            // Ended on its own (a failure): the next start begins a new run.
-            runs.withLock { if $0 === run { $0 = nil } }
+            release(run)
         }
+    }
+
+    /// Ended on its own (a failure): the next start begins a new run. Called before the
+    /// delegate hears of the failure, or a start that follows the news finds this run still
+    /// in place and is lost.
+    fileprivate func release(_ run: Run) {
+        runs.withLock { if $0 === run { $0 = nil } }
     }
 
     public func stopUpdatingLocation() {
@@ -224,6 +230,7 @@ private final class GpsdSession {
     }
 
     private func fail(_ error: LocationError) {
+        manager.release(run)
         notify { $0.locationManager(manager, didFailWithError: error) }
     }
 

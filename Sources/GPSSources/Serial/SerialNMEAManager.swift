@@ -37,6 +37,8 @@ public final class SerialNMEAManager: LocationManagerInterface {
     let relay = DelegateRelay()
     /// The reader's counts, copied after each chunk it reads.
     let counted = StatisticsSnapshot()
+    /// Bytes and sentences since the port was last opened.
+    let received = ReceptionCount()
     /// The run in progress, if any; each start gets a fresh one (as `ReplayManager`'s), and
     /// the one before it, which may still be letting go of the port.
     private let runs = Mutex<(current: Run?, previous: Run?)>((nil, nil))
@@ -99,6 +101,9 @@ public final class SerialNMEAManager: LocationManagerInterface {
     /// The counts since the port was last opened (a replugged receiver starts from zero).
     public var statistics: Statistics? { counted.value }
 
+    /// What has arrived since the port was last opened, and at which rate.
+    public var reception: Reception? { received.value }
+
     /// Every byte exactly as read, in order, on the reader thread (for `gpsfix record`). Set
     /// before start. While the rate is being hunted for, the bytes of a rate on trial are held
     /// back and passed on only if it proves right: what was read at a wrong rate is noise.
@@ -116,6 +121,14 @@ public final class SerialNMEAManager: LocationManagerInterface {
 
     func settled(on rate: Int) { self.rate.store(rate, ordering: .releasing) }
 
+    /// Opens the port as a start would (exclusively, raw, at the rate named) and lets it go
+    /// again: for a caller that must know the port can be read before it commits to something,
+    /// as `gpsfix record` before it creates its file. Throws what the start would report.
+    public func checkPort() throws(LocationError) {
+        let port = try SerialPort.open(path)
+        if let baud = options.baud { try port.setSpeed(baud) }
+    }
+
     public func startUpdatingLocation() {
         let handler = onBytes
         let started = runs.withLock { runs -> (run: Run, previous: Run?)? in
@@ -129,9 +142,15 @@ public final class SerialNMEAManager: LocationManagerInterface {
             previous?.waitForEnd(seconds: 2)
             SerialReader(manager: self, run: run).main()
             run.end()
-            // Ended on its own (a failure): the next start begins a new run.
             runs.withLock { if $0.current === run { $0 = (nil, nil) } }
         }
+    }
+
+    /// Ended on its own (a failure): the next start begins a new run. Called before the
+    /// delegate hears of the failure, or a start that follows the news finds this run still
+    /// in place and is lost; kept as the previous run, so that start waits for its reader.
+    func release(_ run: Run) {
+        runs.withLock { if $0.current === run { $0 = (nil, run) } }
     }
 
     public func stopUpdatingLocation() {

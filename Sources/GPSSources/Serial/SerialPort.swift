@@ -20,7 +20,7 @@ final class SerialPort {
     }
 
     deinit {
-        if exclusive { _ = ioctl(descriptor, UInt(TIOCNXCL)) }
+        if exclusive { ExclusiveHolds.giveBack(descriptor) }
         // Not retried on EINTR: Linux has released the descriptor whatever close returns.
         close(descriptor)
     }
@@ -48,7 +48,9 @@ final class SerialPort {
     /// further opens with EBUSY.
     ///
     /// TIOCEXCL does not stop root (CAP_SYS_ADMIN opens anyway), so the mode another process
-    /// set (gpsd sets it) is read first with TIOCGEXCL: a port already exclusive is busy.
+    /// set (gpsd sets it) is read first with TIOCGEXCL: a port already exclusive is busy, unless
+    /// the mode was left behind on a pty by a process killed while holding it (a plain user
+    /// cannot get this far then: the kernel refuses the open with EBUSY).
     private func takeExclusively() throws(LocationError) {
         var held: Int32 = 0
         do {
@@ -57,9 +59,9 @@ final class SerialPort {
             // Kernels before 3.8 lack TIOCGEXCL (EINVAL): then only TIOCEXCL below decides.
             if error == .notATerminal { throw DeviceAccess.error(opening: path, error) }
         }
-        if held != 0 { throw .deviceBusy(path: path) }
+        if held != 0 && !TTYHolders.modeIsLeftBehind(on: descriptor) { throw .deviceBusy(path: path) }
         do {
-            _ = try retryingInterrupts { ioctl(descriptor, UInt(TIOCEXCL)) }
+            try ExclusiveHolds.take(descriptor)
         } catch {
             throw DeviceAccess.error(opening: path, error)
         }

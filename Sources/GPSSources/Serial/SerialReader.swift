@@ -127,6 +127,7 @@ final class SerialReader {
         var hunt = hunt
         let watch = SentenceWatch(hunting: hunt != nil)
         var parser = makeParser(watch)
+        manager.received.begin(source: port.path, baud: hunt == nil ? options.baud : nil)
         /// Bytes read at a rate on trial, passed on once the rate proves right.
         var held: [UInt8] = []
         var lastByte = now()
@@ -179,10 +180,12 @@ final class SerialReader {
                         held.append(contentsOf: chunk)
                         parser.parse(chunk, emit: emit)
                         manager.counted.update(from: parser)
+                        manager.received.add(bytes: count, sentences: watch.accepted)
                         if watch.checked > 0 {
                             // Settled: this rate yields sentences that check.
                             Autobaud.remember(trial.rate)
                             manager.settled(on: trial.rate)
+                            manager.received.settle(baud: trial.rate)
                             hunt = nil
                             watch.hunting = false
                             held.withUnsafeBytes { run.onBytes?($0) }
@@ -192,6 +195,7 @@ final class SerialReader {
                         run.onBytes?(chunk)
                         parser.parse(chunk, emit: emit)
                         manager.counted.update(from: parser)
+                        manager.received.add(bytes: count, sentences: watch.accepted)
                     }
                 case .nothing:
                     break
@@ -245,6 +249,7 @@ final class SerialReader {
         let forwards = options.forwardsSentences
         parser.onSentence = { [manager] sentence, _ in
             if sentence.hasChecksum { watch.checked += 1 }
+            if sentence.hasChecksum || !watch.hunting { watch.accepted += 1 }
             // While hunting, only a checksum vouches for a sentence: a line of noise can
             // look like a sentence without one.
             guard forwards, !watch.hunting || sentence.hasChecksum else { return }
@@ -264,6 +269,7 @@ final class SerialReader {
     }
 
     private func fail(_ error: LocationError) {
+        manager.release(run)
         notify { $0.locationManager(manager, didFailWithError: error) }
     }
 }
@@ -272,6 +278,9 @@ final class SerialReader {
 final class SentenceWatch {
     /// Sentences with a checksum that matched.
     var checked = 0
+    /// Sentences taken for NMEA: those that `checked` counts, and once the rate is settled,
+    /// those without a checksum too. Across every rate tried.
+    var accepted = 0
     /// Whether the rate is still being hunted for.
     var hunting: Bool
 

@@ -1,0 +1,44 @@
+import GPSLocation
+
+/// What to try, for the person at the terminal, when a source gave no fix or fell silent. The
+/// library reports what arrived (`Reception`); which advice fits depends on it: a port that
+/// sends nothing is not a sky problem, and bytes that are not NMEA are not an antenna's.
+enum Advice {
+    /// The message for `error`: its description, and for a timeout the advice that fits what
+    /// arrived before it.
+    static func message(for error: LocationError) -> String {
+        guard case .timeout(_, let heard) = error else { return error.description }
+        return error.description + " " + noFix(heard)
+    }
+
+    /// Why no fix may have come, from what arrived.
+    static func noFix(_ heard: Reception?) -> String {
+        switch heard {
+        case let heard? where heard.bytes == 0:
+            "Is the receiver powered and plugged in, and is this its port? 'gpsfix devices' lists the ports that answer with NMEA."
+        case let heard? where heard.sentences == 0:
+            if let baud = heard.baud {
+                "Is \(baud) baud its rate? Name another with --baud, or leave --baud out to let gpsfix find it. A receiver set to a binary protocol (UBX, SiRF) sends no NMEA at any rate."
+            } else {
+                "Is the receiver set to a binary protocol (UBX, SiRF)? gpsfix reads NMEA only. If it has a line rate, name it with --baud."
+            }
+        default:
+            "Is the antenna's view of the sky clear? A receiver starting cold can take minutes: allow longer with --timeout."
+        }
+    }
+
+    /// A port quiet for `seconds`, in the light of what it sent before.
+    static func silence(_ seconds: Double, _ heard: Reception?) -> String {
+        let gap = "nothing received for \(Int(seconds)) s"
+        switch heard {
+        case nil:
+            return gap + " (is the receiver on, and connected?)"
+        case let heard? where heard.bytes == 0:
+            return "nothing received in the \(Int(seconds)) s since it was opened (is the receiver on and connected, and is this its port?)"
+        case let heard? where heard.sentences == 0:
+            return gap + "; before that, \(heard.bytes) bytes but no NMEA sentences" + (heard.baud.map { " at \($0) baud" } ?? "")
+        default:
+            return gap + " (unplugged, or switched off?)"
+        }
+    }
+}
