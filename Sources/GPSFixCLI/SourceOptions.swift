@@ -24,7 +24,8 @@ enum SourceOptions {
 
     /// The receiver named with --device, or the first one discovery finds.
     static func serial(_ args: ParsedArguments, forwardsSentences: Bool = false) throws -> SerialNMEAManager {
-        let options = SerialNMEAManager.Options(baud: try baud(args), forwardsSentences: forwardsSentences)
+        let options = SerialNMEAManager.Options(baud: try baud(args), forwardsSentences: forwardsSentences,
+                                                acceptsSimulatedFixes: args.has("--simulated"))
         if let path = args["--device"] { return SerialNMEAManager(path: path, options: options) }
         guard let device = DeviceDiscovery.candidates().first else {
             throw LocationError.deviceNotFound(searched: DeviceDiscovery.searchedLocations())

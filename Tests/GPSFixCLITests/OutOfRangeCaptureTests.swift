@@ -1,4 +1,5 @@
 import Foundation
+import GPSTestSupport
 import Testing
 
 /// Captures/out-of-range.nmea: a receiver whose sentences carry impossible values here and
@@ -50,5 +51,42 @@ struct OutOfRangeCaptureTests {
         #expect(text.status == 0, "\(text)")
         #expect(text.stdoutLines.count == 6)
         #expect(text.stderr.contains("\(try statedCount(capture)) values out of range"), "\(text.stderr)")
+    }
+}
+
+/// A receiver left in its simulator (demo) mode.
+@Suite("A receiver in demo mode", .enabled(if: GPSFixBinary.isAvailable, "gpsfix binary not found"),
+       .timeLimit(.minutes(1)))
+struct DemoModeTests {
+    private func demoCapture(_ dir: TemporaryDirectory) throws -> String {
+        var text = ""
+        for s in 0..<3 {
+            for body in ["GPRMC,12000\(s),A,4807.038,N,01131.000,E,1.0,54.7,150624,,,S",
+                         "GPGGA,12000\(s),4807.038,N,01131.000,E,8,08,0.9,545.4,M,46.9,M,,",
+                         "GPGSA,A,3,04,05,09,12,24,25,29,31,,,,,2.5,1.3,2.1"] {
+                text += NMEASentence.framed(body) + "\r\n"
+            }
+        }
+        return try dir.write("demo.nmea", text)
+    }
+
+    @Test("its positions are no fix, unless --simulated asks for them")
+    func simulated() async throws {
+        // Given a capture from a receiver in demo mode
+        let dir = try TemporaryDirectory()
+        let capture = try demoCapture(dir)
+        // When the first fix is asked for; Then there is none
+        let refused = try #require(await gpsfix("fix", "--replay", capture))
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("ended without a fix"), "\(refused.stderr)")
+        // And with --simulated the demo track's position is a fix of quality 'simulated'
+        let accepted = try #require(await gpsfix("fix", "--replay", capture, "--simulated", "--json"))
+        #expect(accepted.status == 0, "\(accepted)")
+        let tpv = try #require(accepted.stdoutLines.first.flatMap(jsonObject))
+        #expect(tpv["mode"] as? Int == 3)
+        #expect(tpv["status"] as? Int == 8)
+        // And --simulated does not pretend to steer gpsd
+        let gpsd = try #require(await gpsfix("fix", "--gpsd", "--simulated"))
+        #expect(gpsd.status == 64, "\(gpsd)")
     }
 }

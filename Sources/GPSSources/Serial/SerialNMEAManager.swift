@@ -22,12 +22,16 @@ public final class SerialNMEAManager: LocationManagerInterface {
         public var reconnect: Bool
         /// Whether to pass every checked sentence to the delegate (`didReceiveSentence`).
         public var forwardsSentences: Bool
+        /// Whether the receiver's simulator output (GGA quality 8, mode S) counts as fixes.
+        public var acceptsSimulatedFixes: Bool
 
-        public init(baud: Int? = nil, staleAfter: Double = 5, reconnect: Bool = true, forwardsSentences: Bool = false) {
+        public init(baud: Int? = nil, staleAfter: Double = 5, reconnect: Bool = true, forwardsSentences: Bool = false,
+                    acceptsSimulatedFixes: Bool = false) {
             self.baud = baud
             self.staleAfter = staleAfter
             self.reconnect = reconnect
             self.forwardsSentences = forwardsSentences
+            self.acceptsSimulatedFixes = acceptsSimulatedFixes
         }
     }
 

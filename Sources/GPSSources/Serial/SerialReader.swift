@@ -245,7 +245,7 @@ final class SerialReader {
 
     /// A fresh engine for a fresh stream (a new rate, a replugged device).
     private func makeParser(_ watch: SentenceWatch) -> NMEAParser {
-        let parser = NMEAParser()
+        let parser = NMEAParser(acceptsSimulatedFixes: options.acceptsSimulatedFixes)
         let forwards = options.forwardsSentences
         parser.onSentence = { [manager] sentence, _ in
             if sentence.hasChecksum { watch.checked += 1 }
