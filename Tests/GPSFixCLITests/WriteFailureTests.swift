@@ -168,10 +168,17 @@ struct WriteFailureTests {
         #expect(result.stderr.contains("gpsfix: \(whole) points in 1 segment recorded in \(file)\n"), "\(result)")
     }
 
-    @Test("record FILE into a full device exits 1, naming the file")
+    @Test("record FILE into a full device exits 1, naming the file",
+          .enabled(if: RecordTests.socatAvailable, "needs /usr/bin/socat"))
     func rawRecordToFullDevice() async throws {
+        // Given: a receiver's port that opens (record checks it before it writes anything)
+        let dir = try TemporaryDirectory()
+        let device = dir.path + "/gps", feed = dir.path + "/feed"
+        let socat = try PtyPair(device: device, feed: feed)
+        defer { socat.stop() }
+
         // When: the header is the first thing it cannot write
-        let result = try #require(await gpsfix("record", "/dev/full", "--force", "--device", "/dev/gpsfix-test-none"))
+        let result = try #require(await gpsfix("record", "/dev/full", "--force", "--device", device, "--baud", "9600"))
 
         // Then
         #expect(result.status == 1, "\(result)")
