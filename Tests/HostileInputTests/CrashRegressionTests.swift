@@ -56,6 +56,22 @@ struct CrashRegressionTests {
         #expect(fixes.last?.climb == 1.0)
     }
 
+    @Test("fuzz 2026-12 #3: PUBX's ellipsoidal height and a GGA's altitude 2.8 km apart made a geoid separation of -2771 m")
+    func separationFromTwoSolutions() {
+        // Given a GGA at 2835 m without a separation, then a PUBX,00 of the same second at 64 m
+        // above the ellipsoid (the fuzzer's input held these among broken sentences)
+        let input = stream([
+            "GPGGA,120010.00,5332.70660,S,13916.20000,E,1,08,0.90,2835.0,M,,M,,",
+            "PUBX,00,120010.00,5332.70660,S,13916.20000,E,64.0,G3,2.0,3.0,0.0,0.0,0.0,,0.9,1.0,0.8,8,0,0",
+        ])
+        // When run; Then every invariant holds: no separation the Earth does not have
+        #expect(EngineCheck.run(input) == [])
+        let fix = NMEAParser.events(of: input.dropFirst()).compactMap { if case .fix(let f) = $0 { f } else { nil } }.first
+        #expect(fix?.geoidSeparation == nil)
+        #expect(fix?.altitude == 2835)
+        #expect(fix?.ellipsoidalAltitude == 64)
+    }
+
     @Test("Digits past what any quantity needs are no overflow", arguments: [
         "GPGGA,123519.99999999999999999999,4807.03800000000000000000,N,01131.00000000000000000000,E,1,08,0.9,545.4,M,46.9,M,,",
         "GPGGA,123519,999999999999999999,N,01131.000,E,1,999999999999999999,0.9,999999999999999999.9,M,46.9,M,,",

@@ -304,7 +304,11 @@ public struct EpochAssembler: Sendable {
         fix.geoidSeparation = geoidSeparation
         if let h = epoch.ellipsoidalAltitude {
             fix.ellipsoidalAltitude = h
-            if fix.geoidSeparation == nil, let a = altitude { fix.geoidSeparation = h - a }
+            // Derived only when the two heights agree on a separation the Earth has: PUBX's and
+            // a GGA's altitude from different solutions can differ by kilometres.
+            if fix.geoidSeparation == nil, let a = altitude, Bounds.geoidSeparation.contains(h - a) {
+                fix.geoidSeparation = h - a
+            }
         } else if let a = altitude, let g = epoch.geoidSeparation {
             fix.ellipsoidalAltitude = a + g
         }
