@@ -28,11 +28,11 @@ let package = Package(
         .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput", "GPSSources"], swiftSettings: strict),
         .target(name: "GPSFixCLI", dependencies: ["GPSLocation", "GPSSources", "GPSOutput", "GPSServer"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
-        .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
+        .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSLocation", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
         // The engine and its formatters on hostile input, with every output checked: the body of
         // the fuzz target (`make fuzz`) and of the crash regression tests.
         .target(name: "EngineCheck", dependencies: ["NMEA", "GPSLocation", "GPSOutput"], path: "Fuzz/EngineCheck", swiftSettings: strict),
-        .executableTarget(name: "nmea-fuzz", dependencies: ["EngineCheck"], path: "Fuzz/nmea-fuzz", swiftSettings: strict),
+        .executableTarget(name: "nmea-fuzz", dependencies: ["EngineCheck", "GPSLocation"], path: "Fuzz/nmea-fuzz", swiftSettings: strict),
         // What several test targets share: deadline-bound waiting, temporary directories.
         .target(name: "GPSTestSupport", path: "Tests/GPSTestSupport", swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSTestSupport"], swiftSettings: strict),

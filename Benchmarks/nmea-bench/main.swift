@@ -4,21 +4,9 @@
 // The file is read once into memory and parsed REPEAT times (default 20), so the figure is
 // the engine's, not the disk's. Kept beside the code so the README's figures can be re-made.
 import Glibc
+import GPSLocation
 import GPSOutput
 import NMEA
-
-func readFile(_ path: String) -> [UInt8]? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, f)
-        if n <= 0 { break }
-        bytes.append(contentsOf: chunk[0..<n])
-    }
-    return bytes
-}
 
 func seconds(_ body: () -> Void) -> Double {
     let start = ContinuousClock.now
@@ -28,7 +16,7 @@ func seconds(_ body: () -> Void) -> Double {
 }
 
 let args = CommandLine.arguments
-guard args.count >= 2, let input = readFile(args[1]) else {
+guard args.count >= 2, let input = try? readWholeFile(args[1]) else {
     print("usage: nmea-bench FILE [REPEAT]")
     exit(64)
 }

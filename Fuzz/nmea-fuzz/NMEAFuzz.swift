@@ -2,6 +2,7 @@
 // the fuzzer, a runner for the reproducers it leaves: `nmea-fuzz crash-…` says what broke.
 import EngineCheck
 import Glibc
+import GPSLocation
 
 /// libFuzzer's entry: one input, any bytes. A broken invariant stops the run like a crash, so
 /// the input is kept as a reproducer.
@@ -21,8 +22,11 @@ struct ReproducerRunner {
     static func main() {
         var failed = false
         for path in CommandLine.arguments.dropFirst() {
-            guard let bytes = readAll(path) else {
-                print("nmea-fuzz: \(path): cannot be read")
+            let bytes: [UInt8]
+            do {
+                bytes = try readWholeFile(path)
+            } catch {
+                print("nmea-fuzz: \(error)")
                 exit(1)
             }
             let violations = EngineCheck.run(bytes)
@@ -30,19 +34,6 @@ struct ReproducerRunner {
             failed = failed || !violations.isEmpty
         }
         exit(failed ? 1 : 0)
-    }
-
-    static func readAll(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, f)
-            if n <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
-        return bytes
     }
 }
 #endif

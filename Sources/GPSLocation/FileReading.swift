@@ -1,8 +1,7 @@
 import Glibc
-import GPSLocation
 
 /// Reads a whole file, mapping errno to errors a person can act on.
-func readWholeFile(_ path: String) throws(LocationError) -> [UInt8] {
+public func readWholeFile(_ path: String) throws(LocationError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw fileError(path, errno) }
     defer { close(fd) }
