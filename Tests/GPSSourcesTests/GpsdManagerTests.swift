@@ -287,6 +287,20 @@ struct GpsdTimeTests {
         #expect(GpsdTime.civil(fromDays: 47541) == (2100, 3, 1))
     }
 
+    @Test("a time from gpsd outside the years a date may have is no time, and cannot overflow", arguments: [
+        Int.min, Int.max, -62_135_596_801, 6_626_966_400, 0, 315_532_799,
+    ])
+    func outOfRange(seconds: Int) {
+        // Given seconds before 1980 or from 2180 on (or at the ends of Int) / Then no time
+        #expect(GpsdTime.fixTime(seconds: seconds, nanoseconds: 0) == nil)
+    }
+
+    @Test("the edges of gpsd's time window are times")
+    func edges() throws {
+        #expect(try #require(GpsdTime.fixTime(seconds: 315_532_800, nanoseconds: 0)).date == CalendarDate(year: 1980, month: 1, day: 1))
+        #expect(try #require(GpsdTime.fixTime(seconds: 6_626_966_399, nanoseconds: 0)).date == CalendarDate(year: 2179, month: 12, day: 31))
+    }
+
     @Test("gpsd's status as the engine's quality; a plain fix (status 0) is GPS")
     func quality() {
         #expect(GpsdFields.quality(status: 0) == .gps)

@@ -35,26 +35,28 @@ enum GpsdFields {
         guard mode >= Int(MODE_NO_FIX) else { return nil }
         var fix = Fix()
         fix.timestamp = fixTime(data.pointee.fix.time)
+        // gpsd may be another machine's, or another program on that port: what it sends is
+        // held to the same ranges as a receiver's sentences (`Bounds`).
         let latitude = data.pointee.fix.latitude, longitude = data.pointee.fix.longitude
-        guard mode >= Int(MODE_2D), latitude.isFinite, longitude.isFinite else {
+        guard mode >= Int(MODE_2D), Bounds.latitude.contains(latitude), Bounds.longitude.contains(longitude) else {
             fix.mode = .noFix
             return fix
         }
         fix.mode = mode >= Int(MODE_3D) ? .threeD : .twoD
         fix.quality = quality(status: Int(data.pointee.fix.status))
         fix.coordinate = Coordinate(latitude: latitude, longitude: longitude)
-        fix.altitude = finite(data.pointee.fix.altMSL)
-        fix.ellipsoidalAltitude = finite(data.pointee.fix.altHAE)
-        fix.geoidSeparation = finite(data.pointee.fix.geoid_sep)
-        fix.speed = finite(data.pointee.fix.speed)
-        fix.course = finite(data.pointee.fix.track)
-        fix.magneticVariation = finite(data.pointee.fix.magnetic_var)
-        fix.climb = finite(data.pointee.fix.climb)
-        fix.latitudeError = finite(data.pointee.fix.epy)
-        fix.longitudeError = finite(data.pointee.fix.epx)
-        fix.verticalAccuracy = finite(data.pointee.fix.epv)
+        fix.altitude = within(data.pointee.fix.altMSL, Bounds.altitude)
+        fix.ellipsoidalAltitude = within(data.pointee.fix.altHAE, Bounds.altitude)
+        fix.geoidSeparation = within(data.pointee.fix.geoid_sep, Bounds.geoidSeparation)
+        fix.speed = within(data.pointee.fix.speed, Bounds.speed)
+        fix.course = within(data.pointee.fix.track, Bounds.course)
+        fix.magneticVariation = within(data.pointee.fix.magnetic_var, -180.0...180.0)
+        fix.climb = within(data.pointee.fix.climb, Bounds.verticalSpeed)
+        fix.latitudeError = within(data.pointee.fix.epy, Bounds.accuracy)
+        fix.longitudeError = within(data.pointee.fix.epx, Bounds.accuracy)
+        fix.verticalAccuracy = within(data.pointee.fix.epv, Bounds.accuracy)
         let used = Int(data.pointee.satellites_used)
-        fix.satellitesUsed = used > 0 ? used : nil
+        fix.satellitesUsed = used > 0 && Bounds.satellites.contains(used) ? used : nil
         fix.dop = dop(data)
         return fix
     }
@@ -80,9 +82,9 @@ enum GpsdFields {
             }
             satellites.append(Satellite(
                 id: id,
-                elevation: finite(entry.pointee.elevation),
-                azimuth: finite(entry.pointee.azimuth),
-                snr: finite(entry.pointee.ss).flatMap { $0 > 0 ? $0 : nil },
+                elevation: within(entry.pointee.elevation, Bounds.elevation),
+                azimuth: within(entry.pointee.azimuth, Bounds.azimuth),
+                snr: within(entry.pointee.ss, Bounds.snr).flatMap { $0 > 0 ? $0 : nil },
                 used: entry.pointee.used))
         }
         satellites.sort { $0.id < $1.id }
@@ -93,8 +95,8 @@ enum GpsdFields {
 
     private static func dop(_ data: UnsafePointer<gps_data_t>) -> DilutionOfPrecision {
         DilutionOfPrecision(
-            position: finite(data.pointee.dop.pdop), horizontal: finite(data.pointee.dop.hdop),
-            vertical: finite(data.pointee.dop.vdop), time: finite(data.pointee.dop.tdop))
+            position: within(data.pointee.dop.pdop, Bounds.dop), horizontal: within(data.pointee.dop.hdop, Bounds.dop),
+            vertical: within(data.pointee.dop.vdop, Bounds.dop), time: within(data.pointee.dop.tdop, Bounds.dop))
     }
 
     /// gpsd's status (API 11 numbering) as the engine's quality; a plain fix comes with 0.
@@ -117,5 +119,8 @@ enum GpsdFields {
         return GpsdTime.fixTime(seconds: Int(time.tv_sec), nanoseconds: Int(time.tv_nsec))
     }
 
-    private static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+    /// libgps's unknown is NaN; a value beyond its range is unknown too.
+    private static func within(_ value: Double, _ bounds: some RangeExpression<Double>) -> Double? {
+        value.isFinite && bounds.contains(value) ? value : nil
+    }
 }

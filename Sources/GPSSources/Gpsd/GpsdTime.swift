@@ -4,10 +4,13 @@ import GPSLocation
 enum GpsdTime {
     /// To the millisecond, truncated (as a receiver's hhmmss.sss is).
     static func fixTime(seconds: Int, nanoseconds: Int) -> FixTime? {
+        // Beyond the years a date may have (`Bounds.year`) a time is no time: and no arithmetic
+        // below (or on the date later) can overflow.
+        guard seconds >= -62_135_596_800, seconds < 6_626_966_400 else { return nil }
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        guard let date = CalendarDate(year: year, month: month, day: day) else { return nil }
+        guard Bounds.year.contains(year), let date = CalendarDate(year: year, month: month, day: day) else { return nil }
         let milliseconds = secondOfDay * 1000 + max(0, min(nanoseconds / 1_000_000, 999))
         return FixTime(date: date, time: TimeOfDay(milliseconds: milliseconds))
     }
