@@ -58,7 +58,7 @@ fuzz:
 # The tests under AddressSanitizer, in a build of their own.
 sanitize: deps-test
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan $(STRICT)
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --no-parallel --skip-build --sanitize=address --scratch-path .build/asan
+	GPSFIX_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --no-parallel --skip-build --sanitize=address --scratch-path .build/asan
 
 # Stable /dev/gpsN names, group dialout, ModemManager kept away: for known GPS receivers only.
 install-udev:

@@ -64,8 +64,11 @@ struct ServeLoadTests {
         let stuckPort = Self.localPort(stuck.fd)
         #expect(await waitUntil(.seconds(10)) { serve.stderr.contains("client 127.0.0.1:\(stuckPort) has read nothing for 3 s") }, "\(serve.stderr)")
         #expect(stuck.waitForClose(within: 5))
-        // Memory: what one stuck client may hold is bounded (256 kB queue and a 16 kB socket buffer)
-        #expect(memoryAtStart > 0 && memoryAtEnd - memoryAtStart < 8 * 1024, "RSS \(memoryAtStart) kB → \(memoryAtEnd) kB")
+        // Memory: what one stuck client may hold is bounded (256 kB queue and a 16 kB socket buffer).
+        // Under AddressSanitizer freed memory is held in quarantine: RSS says nothing there.
+        if ProcessInfo.processInfo.environment["GPSFIX_SANITIZER"] == nil {
+            #expect(memoryAtStart > 0 && memoryAtEnd - memoryAtStart < 8 * 1024, "RSS \(memoryAtStart) kB → \(memoryAtEnd) kB")
+        }
         print("serve load: 49 readers × \(allTimes.count) TPVs; RSS \(memoryAtStart) kB → \(memoryAtEnd) kB")
         #expect(await serve.stop() == 0)
     }
