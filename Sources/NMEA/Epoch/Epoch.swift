@@ -135,6 +135,8 @@ struct Epoch {
     /// two sentences differs only by their rounding, and by a few decimetres where the plotter
     /// computes each sentence apart.
     static func isSameSolution(_ a: Coordinate, _ b: Coordinate) -> Bool {
+        // Most epochs state one position in every sentence: no distance to work out.
+        if a == b { return true }
         let rounding = max(a.resolution ?? 0, b.resolution ?? 0) * metresPerDegree
         return a.distance(to: b) <= max(rounding, sameSolution)
     }

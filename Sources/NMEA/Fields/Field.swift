@@ -10,6 +10,7 @@ public struct Field {
     /// The single character of a one-letter field (`A`, `N`, `T` …).
     public var character: UInt8? { bytes.count >= 1 ? bytes[0] : nil }
 
+    @inline(__always)
     public var integer: Int? {
         guard let d = decimal, d.scale == 0 else {
             // Some receivers write integers with a fraction ("08.0"); accept whole values.
@@ -19,6 +20,7 @@ public struct Field {
         return Int(d.mantissa)
     }
 
+    @inline(__always)
     public var double: Double? { decimal?.value }
 
     /// A decimal number as mantissa and scale, exact: no binary rounding before the caller decides.
@@ -26,19 +28,44 @@ public struct Field {
     /// Bounded so that no arithmetic on it can overflow: at most 18 significant digits (|mantissa|
     /// < 10^18) and at most `Decimal.maximumScale` digits after the point (further ones are cut:
     /// no NMEA quantity is that fine). A longer integer part is no NMEA quantity either: nil.
+    @inline(__always)
     public var decimal: Decimal? {
-        var i = 0
         let n = bytes.count
         guard n > 0 else { return nil }
+        var i = 0
         var negative = false
         if bytes[0] == ASCII.minus { negative = true; i = 1 } else if bytes[0] == ASCII.plus { i = 1 }
+        // Sixteen characters or fewer cannot exceed the bounds, so the loop needs no counting;
+        // nearly every field is this short, and this path is inlined into every decoder.
+        guard n - i <= 16 else { return Self.longDecimal(bytes, from: i, negative: negative) }
+        var mantissa: Int64 = 0
+        var dot = -1
+        while i < n {
+            let d = bytes[i] &- ASCII.zero
+            if d < 10 {
+                mantissa = mantissa &* 10 &+ Int64(d)
+            } else if bytes[i] == ASCII.dot && dot < 0 {
+                dot = i
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        // A sign or a point alone is no number.
+        let first = negative || bytes[0] == ASCII.plus ? 1 : 0
+        guard n - first - (dot < 0 ? 0 : 1) > 0 else { return nil }
+        return Decimal(mantissa: negative ? -mantissa : mantissa, scale: dot < 0 ? 0 : n - dot - 1)
+    }
+
+    /// A field longer than any real quantity's: read within the bounds, digit by digit.
+    @inline(never)
+    private static func longDecimal(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, negative: Bool) -> Decimal? {
         var mantissa: Int64 = 0
         var scale = 0
         var digits = 0
         var seenDot = false
         var seenDigit = false
-        while i < n {
-            let c = bytes[i]
+        for c in bytes[start...] {
             if c >= ASCII.zero && c <= ASCII.nine {
                 seenDigit = true
                 if seenDot && scale == Decimal.maximumScale {
@@ -56,7 +83,6 @@ public struct Field {
             } else {
                 return nil
             }
-            i += 1
         }
         guard seenDigit else { return nil }
         return Decimal(mantissa: negative ? -mantissa : mantissa, scale: scale)

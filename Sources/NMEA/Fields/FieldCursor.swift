@@ -25,6 +25,7 @@ public struct FieldCursor {
     }
 
     /// The next field as a time of day; a field that is not one (25:00:00) is counted.
+    @inline(__always)
     public mutating func time() -> TimeOfDay? {
         let field = next()
         guard let t = field.timeOfDay else { reject(field); return nil }
@@ -32,6 +33,7 @@ public struct FieldCursor {
     }
 
     /// The next field as a `ddmmyy` date; one that does not exist is counted.
+    @inline(__always)
     public mutating func date() -> CalendarDate? {
         let field = next()
         guard let d = field.date else { reject(field); return nil }
