@@ -64,6 +64,9 @@ public final class NMEAParser {
 
 /// Everything after framing: checking, counting, decoding, assembling.
 struct Core {
+    /// The table, held here so the hot path reads no lazily initialised global.
+    let rows = SentenceTable.rows
+    let addresses = SentenceTable.addresses
     var assembler = EpochAssembler()
     var counts = SentenceCounts()
     var onSentence: ((Sentence, SentenceKind) -> Void)?
@@ -81,41 +84,19 @@ struct Core {
             return
         }
         if !sentence.hasChecksum { counts.withoutChecksum += 1 }
-        let kind = SentenceKind(sentence)
+        let kind = SentenceKind(rawValue: SentenceTable.index(of: sentence, in: addresses))
         counts.byKind[kind.rawValue] += 1
         onSentence?(sentence, kind)
-        // Decoded straight into its own type and handed on: no enum in between to copy into.
-        let talker = sentence.talker
-        switch kind {
-        case .gga: feed(GGA(sentence), talker: talker, emit: emit)
-        case .rmc: feed(RMC(sentence), talker: talker, emit: emit)
-        case .gsa: feed(GSA(sentence), talker: talker, emit: emit)
-        case .gsv: feed(GSV(sentence), talker: talker, emit: emit)
-        case .vtg: feed(VTG(sentence), talker: talker, emit: emit)
-        case .gll: feed(GLL(sentence), talker: talker, emit: emit)
-        case .zda: feed(ZDA(sentence), talker: talker, emit: emit)
-        case .gns: feed(GNS(sentence), talker: talker, emit: emit)
-        case .gst: feed(GST(sentence), talker: talker, emit: emit)
-        case .gbs: feed(GBS(sentence), talker: talker, emit: emit)
-        case .pgrme: feed(PGRME(sentence), talker: talker, emit: emit)
-        case .pubx:
-            guard let p = PUBXPosition(sentence) else { return }
-            feed(p, talker: talker, emit: emit)
-        case .unknown: return
-        }
-    }
-
-    @inline(__always)
-    private mutating func feed<S: EpochInput>(_ decoded: S, talker: Talker?, emit: (EngineEvent) -> Void) {
-        counts.outOfRange &+= decoded.outOfRange
-        assembler.consume(decoded, talker: talker, emit: emit)
+        // Decoded straight into its own type and handed on, by its row of the table.
+        guard kind.rawValue < rows.count else { return }
+        rows[kind.rawValue].feed(sentence, sentence.talker, kind, &assembler, &counts, emit)
     }
 }
 
 /// Sentences by what became of them.
 public struct SentenceCounts: Equatable, Sendable {
     /// Indexed by `SentenceKind.rawValue`.
-    public var byKind = [Int](repeating: 0, count: SentenceKind.allCases.count)
+    public var byKind = [Int](repeating: 0, count: SentenceKind.count)
     public var badChecksum = 0
     public var malformed = 0
     /// Accepted without a checksum (allowed, but a sign of an old receiver or a hand-made feed).
@@ -125,6 +106,7 @@ public struct SentenceCounts: Equatable, Sendable {
     public var outOfRange = 0
 
     public subscript(kind: SentenceKind) -> Int { byKind[kind.rawValue] }
+    public subscript<T: SentenceType>(type: T.Type) -> Int { self[SentenceKind(type)] }
     public var unknown: Int { self[.unknown] }
     public var decoded: Int { byKind.reduce(0, +) - unknown }
 }

@@ -237,9 +237,9 @@ struct CaptureTests {
         // Lines framed: the 45 sentences of the epochs (the noise-hit GGA among them), the bad GSV
         // and the malformed GLL
         #expect(s.framing.lines == 47)
-        #expect(s.sentences[.rmc] == 15)
-        #expect(s.sentences[.gga] == 14)
-        #expect(s.sentences[.gsa] == 15)
+        #expect(s.sentences[RMC.self] == 15)
+        #expect(s.sentences[GGA.self] == 14)
+        #expect(s.sentences[GSA.self] == 15)
         #expect(s.sentences.unknown == 0)
         // Junk: at least the banner, both binary packets (twice the UBX) and the NULs
         #expect(s.framing.junkBytes > 100 + 2 * 100 + 98 + 6)

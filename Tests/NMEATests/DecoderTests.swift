@@ -154,7 +154,7 @@ struct DecoderTests {
     ])
     func gga(_ c: GGACase) throws {
         // Given a GGA sentence; When it is decoded
-        guard case .gga(let x)? = decoded(c.body) else { Issue.record("not a GGA"); return }
+        guard let x = decoded(c.body) as? GGA else { Issue.record("not a GGA"); return }
         // Then every field is as written, and empty ones are nil
         #expect(x.time == c.time)
         if let lat = c.latitude, let lon = c.longitude {
@@ -181,7 +181,7 @@ struct DecoderTests {
         // Then its quality is `quality`, and only a valid one makes a (3D: it has altitude) fix;
         // the receiver's simulator (8) only when simulated fixes are asked for
         let body = "GPGGA,123519,4807.038,N,01131.000,E,\(indicator),08,0.9,545.4,M,46.9,M,,"
-        guard case .gga(let x)? = decoded(body) else { Issue.record("not a GGA"); return }
+        guard let x = decoded(body) as? GGA else { Issue.record("not a GGA"); return }
         #expect(x.quality == quality)
         #expect(x.isValid == (quality != nil))
         let real = quality == .simulated ? nil : quality
@@ -220,7 +220,7 @@ struct DecoderTests {
     func rmc(_ c: RMCCase) {
         // Given the case's sentence; When it is decoded
         // Then each field is what the sentence says, and each empty field is nil
-        guard case .rmc(let x)? = decoded(c.body) else { Issue.record("not an RMC"); return }
+        guard let x = decoded(c.body) as? RMC else { Issue.record("not an RMC"); return }
         #expect(x.time == c.time)
         #expect(x.isValid == c.valid)
         if let lat = c.latitude, let lon = c.longitude {
@@ -245,7 +245,7 @@ struct DecoderTests {
         let rmc = "GNRMC,120000.00,A,4807.038,N,01131.000,E,0.0,,150624,,,A,\(letter)"
         let gns = "GNGNS,120000.00,4807.038,N,01131.000,E,AA,10,0.8,545.4,46.9,,,\(letter)"
         // When each is decoded, and when each alone makes a fix
-        guard case .rmc(let r)? = decoded(rmc), case .gns(let g)? = decoded(gns) else {
+        guard let r = decoded(rmc) as? RMC, let g = decoded(gns) as? GNS else {
             Issue.record("not decoded"); return
         }
         // Then the status is read, and the fix carries it
@@ -262,7 +262,7 @@ struct DecoderTests {
     func rmcMode(letter: String, quality: FixQuality?) {
         // Given an RMC with status A and mode `letter`
         let body = "GPRMC,120000.00,A,4807.038,N,01131.000,E,1.0,90.0,150624,,,\(letter)"
-        guard case .rmc(let x)? = decoded(body) else { Issue.record("not an RMC"); return }
+        guard let x = decoded(body) as? RMC else { Issue.record("not an RMC"); return }
         // Then N overrules the A status; any other letter is a fix of that quality, S (the
         // receiver's simulator) only when simulated fixes are asked for
         #expect(x.hasFix == (quality != nil))
@@ -293,7 +293,7 @@ struct DecoderTests {
     func gsa(_ c: GSACase) {
         // Given the case's sentence; When it is decoded
         // Then each field is what the sentence says, and each empty field is nil
-        guard case .gsa(let x)? = decoded(c.body) else { Issue.record("not a GSA"); return }
+        guard let x = decoded(c.body) as? GSA else { Issue.record("not a GSA"); return }
         #expect(x.mode == c.mode)
         #expect(x.satellites.map { Int($0) } == c.satellites)
         #expect(x.pdop == c.pdop)
@@ -306,7 +306,7 @@ struct DecoderTests {
     func gsaStandardForm() {
         // Given the classic GSA: mode A, 3D, twelve satellite fields, PDOP 2.5 HDOP 1.3 VDOP 2.1
         let body = "GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1"
-        guard case .gsa(let x)? = decoded(body) else { Issue.record("not a GSA"); return }
+        guard let x = decoded(body) as? GSA else { Issue.record("not a GSA"); return }
         #expect(x.mode == .threeD)
         #expect(x.satellites.map { Int($0) } == [4, 5, 9, 12, 24])
         #expect(x.systemID == nil)
@@ -331,7 +331,7 @@ struct DecoderTests {
     func gsv(_ c: GSVCase) {
         // Given the case's sentence; When it is decoded
         // Then each field is what the sentence says, and each empty field is nil
-        guard case .gsv(let x)? = decoded(c.body) else { Issue.record("not a GSV"); return }
+        guard let x = decoded(c.body) as? GSV else { Issue.record("not a GSV"); return }
         #expect(x.totalParts == c.total)
         #expect(x.part == c.part)
         #expect(x.satellitesInView == c.inView)
@@ -355,7 +355,7 @@ struct DecoderTests {
     func vtg(_ c: VTGCase) {
         // Given the case's sentence; When it is decoded
         // Then each field is what the sentence says, and each empty field is nil
-        guard case .vtg(let x)? = decoded(c.body) else { Issue.record("not a VTG"); return }
+        guard let x = decoded(c.body) as? VTG else { Issue.record("not a VTG"); return }
         #expect(x.course == c.course)
         #expect(x.magneticCourse == c.magnetic)
         #expect(x.speedKnots == c.knots)
@@ -377,7 +377,7 @@ struct DecoderTests {
     func gll(_ c: GLLCase) {
         // Given the case's sentence; When it is decoded
         // Then each field is what the sentence says, and each empty field is nil
-        guard case .gll(let x)? = decoded(c.body) else { Issue.record("not a GLL"); return }
+        guard let x = decoded(c.body) as? GLL else { Issue.record("not a GLL"); return }
         if let lat = c.latitude, let lon = c.longitude {
             #expect(near(x.coordinate?.latitude, lat))
             #expect(near(x.coordinate?.longitude, lon))
@@ -400,7 +400,7 @@ struct DecoderTests {
     func zda(_ c: ZDACase) {
         // Given the case's sentence; When it is decoded
         // Then each field is what the sentence says, and each empty field is nil
-        guard case .zda(let x)? = decoded(c.body) else { Issue.record("not a ZDA"); return }
+        guard let x = decoded(c.body) as? ZDA else { Issue.record("not a ZDA"); return }
         #expect(x.time == c.time)
         #expect(x.date == c.date)
     }
@@ -421,7 +421,7 @@ struct DecoderTests {
     func gns(_ c: GNSCase) {
         // Given the case's sentence; When it is decoded
         // Then each field is what the sentence says, and each empty field is nil
-        guard case .gns(let x)? = decoded(c.body) else { Issue.record("not a GNS"); return }
+        guard let x = decoded(c.body) as? GNS else { Issue.record("not a GNS"); return }
         #expect(x.time == c.time)
         if let lat = c.latitude, let lon = c.longitude {
             #expect(near(x.coordinate?.latitude, lat))
@@ -446,7 +446,7 @@ struct DecoderTests {
     func gst(_ c: ErrorsCase) {
         // Given the case's sentence; When it is decoded
         // Then each field is what the sentence says, and each empty field is nil
-        guard case .gst(let x)? = decoded(c.body) else { Issue.record("not a GST"); return }
+        guard let x = decoded(c.body) as? GST else { Issue.record("not a GST"); return }
         #expect(x.time == t(17, 28, 14))
         #expect([x.rms, x.semiMajor, x.semiMinor, x.orientation, x.latitudeError, x.longitudeError, x.altitudeError] == c.values)
     }
@@ -458,7 +458,7 @@ struct DecoderTests {
     func gbs(_ c: ErrorsCase) {
         // Given the case's sentence; When it is decoded
         // Then each field is what the sentence says, and each empty field is nil
-        guard case .gbs(let x)? = decoded(c.body) else { Issue.record("not a GBS"); return }
+        guard let x = decoded(c.body) as? GBS else { Issue.record("not a GBS"); return }
         #expect(x.time == t(23, 54, 58))
         #expect([x.latitudeError, x.longitudeError, x.altitudeError] == c.values)
     }
@@ -470,7 +470,7 @@ struct DecoderTests {
     func pgrme(_ c: ErrorsCase) {
         // Given the case's sentence; When it is decoded
         // Then each field is what the sentence says, and each empty field is nil
-        guard case .pgrme(let x)? = decoded(c.body) else { Issue.record("not a PGRME"); return }
+        guard let x = decoded(c.body) as? PGRME else { Issue.record("not a PGRME"); return }
         #expect([x.horizontalError, x.verticalError, x.sphericalError] == c.values)
     }
 
@@ -478,7 +478,7 @@ struct DecoderTests {
     func pubx() {
         // Given u-blox's documented example: 546.589 m is ellipsoidal height, SOG in km/h
         let body = "PUBX,00,081350.00,4717.113210,N,00833.915187,E,546.589,G3,2.1,2.0,0.007,77.52,0.007,,0.92,1.19,0.77,9,0,0"
-        guard case .pubx(let x)? = decoded(body) else { Issue.record("not a PUBX,00"); return }
+        guard let x = decoded(body) as? PUBXPosition else { Issue.record("not a PUBX,00"); return }
         #expect(x.time == t(8, 13, 50))
         #expect(near(x.coordinate?.latitude, degrees(47, 17.113210)))
         #expect(near(x.coordinate?.longitude, degrees(8, 33.915187)))
@@ -521,7 +521,7 @@ struct DecoderTests {
     func pubxNoFix(status: String) {
         // Given a PUBX,00 whose navigation status is `status`; Then it is no fix
         let body = "PUBX,00,000012.00,0000.00000,N,00000.00000,E,0.000,\(status),5303302,3750001,0.000,0.00,0.000,,99.99,99.99,99.99,0,0,0"
-        guard case .pubx(let x)? = decoded(body) else { Issue.record("not a PUBX,00"); return }
+        guard let x = decoded(body) as? PUBXPosition else { Issue.record("not a PUBX,00"); return }
         #expect(x.mode == .noFix)
         let fix = events(nmea(body)).fixes.first
         #expect(fix?.mode == .noFix)
@@ -533,7 +533,7 @@ struct DecoderTests {
         // Given a PUBX,04 (time of day and clock); Then it is a PUBX for the statistics, but
         // nothing is decoded from it
         let line = nmea("PUBX,04,073731.00,091202,113851.00,1196,15D,1930035,-2660.664,43")
-        #expect(try check(line).get().kind == .pubx)
+        #expect(try check(line).get().kind == SentenceKind(PUBXPosition.self))
         #expect(decode(line) == nil)
     }
 
@@ -552,10 +552,10 @@ struct DecoderTests {
         ])
         // When the GGA is checked and decoded
         let checked = try check(nmea(gga)).get()
-        #expect(checked.kind == .gga)
+        #expect(checked.kind == SentenceKind(GGA.self))
         #expect(checked.talker == talker)
         #expect(checked.address == talker + "GGA")
-        guard case .gga(let x)? = decode(nmea(gga)) else { Issue.record("not a GGA"); return }
+        guard let x = decode(nmea(gga)) as? GGA else { Issue.record("not a GGA"); return }
         #expect(x.altitude == 545.4)
         // Then the talker names its constellation (none for GN)
         #expect(checked.constellation == constellation)
@@ -583,9 +583,12 @@ struct DecoderTests {
     }
 
     @Test("each formatter maps to its kind", arguments: [
-        ("GPGGA", .gga), ("GNRMC", .rmc), ("GLGSA", .gsa), ("GAGSV", .gsv), ("GPVTG", .vtg), ("GNGLL", .gll),
-        ("GPZDA", .zda), ("GNGNS", .gns), ("GPGST", .gst), ("GBGBS", .gbs), ("PGRME", .pgrme), ("PUBX", .pubx),
-        ("GPTXT", .unknown), ("PGRMZ", .unknown), ("PSRF", .unknown), ("GPGGAX", .unknown),
+        ("GPGGA", SentenceKind(GGA.self)), ("GNRMC", SentenceKind(RMC.self)), ("GLGSA", SentenceKind(GSA.self)),
+        ("GAGSV", SentenceKind(GSV.self)), ("GPVTG", SentenceKind(VTG.self)), ("GNGLL", SentenceKind(GLL.self)),
+        ("GPZDA", SentenceKind(ZDA.self)), ("GNGNS", SentenceKind(GNS.self)), ("GPGST", SentenceKind(GST.self)),
+        ("GBGBS", SentenceKind(GBS.self)), ("PGRME", SentenceKind(PGRME.self)), ("PUBX", SentenceKind(PUBXPosition.self)),
+        ("PGRMZ", SentenceKind(PGRMZ.self)), ("PQGSV", SentenceKind(GSV.self)),
+        ("GPTXT", .unknown), ("PGRMM", .unknown), ("PSRF", .unknown), ("GPGGAX", .unknown),
     ] as [(String, SentenceKind)])
     func kinds(address: String, kind: SentenceKind) throws {
         // Given a sentence with address `address`; When it is checked; Then it is of `kind`
@@ -596,7 +599,7 @@ struct DecoderTests {
     @Test("empty fields are nil, never zero", arguments: [
         "GPGGA,,,,,,,,,,,,,,", "GPRMC,,,,,,,,,,,,,", "GPGSA,,,,,,,,,,,,,,,,,", "GPGSV,,,,,,,", "GPVTG,,,,,,,,,",
         "GPGLL,,,,,,,", "GPZDA,,,,,,", "GNGNS,,,,,,,,,,,,,", "GPGST,,,,,,,,", "GPGBS,,,,,,,,,,", "PGRME,,,,,,",
-        "PUBX,00,,,,,,,,,,,,,,,,,,,,",
+        "PUBX,00,,,,,,,,,,,,,,,,,,,,", "PGRMZ,,,",
     ])
     func emptyIsNil(body: String) {
         // Given a sentence with every field empty; When it is decoded
@@ -604,42 +607,47 @@ struct DecoderTests {
         // Then no number comes out of nothing
         let numbers: [Double?]
         switch d {
-        case .gga(let x):
+        case let x as GGA:
             numbers = [x.time.map { Double($0.milliseconds) }, x.coordinate?.latitude, x.qualityIndicator.map(Double.init),
                        x.satellitesUsed.map(Double.init), x.hdop, x.altitude, x.geoidSeparation, x.differentialAge,
                        x.differentialStation.map(Double.init)]
-        case .rmc(let x):
+        case let x as RMC:
             numbers = [x.time.map { Double($0.milliseconds) }, x.coordinate?.latitude, x.speedKnots, x.course,
                        x.date.map { Double($0.year) }, x.magneticVariation]
             #expect(x.isValid == nil)
-        case .gsa(let x):
+        case let x as GSA:
             numbers = [x.mode.map { Double($0.rawValue) }, x.pdop, x.hdop, x.vdop, x.systemID.map(Double.init)]
             #expect(x.satellites.isEmpty)
-        case .gsv(let x):
+        case let x as GSV:
             numbers = [x.totalParts.map(Double.init), x.part.map(Double.init), x.satellitesInView.map(Double.init),
                        x.signalID.map(Double.init)]
             #expect(x.entries.isEmpty)
-        case .vtg(let x):
+        case let x as VTG:
             numbers = [x.course, x.magneticCourse, x.speedKnots, x.speedKilometresPerHour, x.speed]
-        case .gll(let x):
+        case let x as GLL:
             numbers = [x.coordinate?.latitude, x.time.map { Double($0.milliseconds) }]
             #expect(x.isValid == nil)
-        case .zda(let x):
+        case let x as ZDA:
             numbers = [x.time.map { Double($0.milliseconds) }, x.date.map { Double($0.year) }]
-        case .gns(let x):
+        case let x as GNS:
             numbers = [x.time.map { Double($0.milliseconds) }, x.coordinate?.latitude, x.satellitesUsed.map(Double.init),
                        x.hdop, x.altitude, x.geoidSeparation, x.differentialAge]
             #expect(x.mode == nil)
-        case .gst(let x):
+        case let x as GST:
             numbers = [x.rms, x.semiMajor, x.semiMinor, x.orientation, x.latitudeError, x.longitudeError, x.altitudeError]
-        case .gbs(let x):
+        case let x as GBS:
             numbers = [x.latitudeError, x.longitudeError, x.altitudeError]
-        case .pgrme(let x):
+        case let x as PGRME:
             numbers = [x.horizontalError, x.verticalError, x.sphericalError]
-        case .pubx(let x):
+        case let x as PUBXPosition:
             numbers = [x.time.map { Double($0.milliseconds) }, x.coordinate?.latitude, x.ellipsoidalAltitude,
                        x.horizontalAccuracy, x.verticalAccuracy, x.speedKilometresPerHour, x.course,
                        x.verticalVelocityDown, x.hdop, x.vdop, x.tdop, x.satellitesUsed.map(Double.init)]
+        case let x as PGRMZ:
+            numbers = [x.altitude, x.mode.map { Double($0.rawValue) }]
+        default:
+            Issue.record("\(type(of: d)) is not covered here")
+            return
         }
         #expect(numbers.allSatisfy { $0 == nil }, "\(numbers)")
         // And a parser given it alone reports at most a no-fix with nothing in it
@@ -661,7 +669,7 @@ struct DecoderTests {
         // Then they read as `integer` and `double`, nil where `text` is no such number (or, for
         // a count of satellites, a negative one)
         let body = "GPGGA,123519,4807.038,N,01131.000,E,1,\(text),0.9,\(text),M,46.9,M,,"
-        guard case .gga(let x)? = decoded(body) else { Issue.record("not a GGA"); return }
+        guard let x = decoded(body) as? GGA else { Issue.record("not a GGA"); return }
         #expect(x.satellitesUsed == integer)
         #expect(x.altitude == double)
     }
@@ -675,14 +683,14 @@ struct DecoderTests {
         // Given a GGA whose time field is `text`; When it is decoded
         // Then the time is `milliseconds` after midnight, or nil when impossible
         let body = "GPGGA,\(text),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"
-        guard case .gga(let x)? = decoded(body) else { Issue.record("not a GGA"); return }
+        guard let x = decoded(body) as? GGA else { Issue.record("not a GGA"); return }
         #expect(x.time?.milliseconds == milliseconds)
     }
 
     @Test("a time rounded up at the end of the day is not a leap second")
     func roundingAtMidnight() {
         // Given 23:59:59.9996, printed with four decimals
-        guard case .gga(let x)? = decoded("GPGGA,235959.9996,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,") else {
+        guard let x = decoded("GPGGA,235959.9996,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,") as? GGA else {
             Issue.record("not a GGA"); return
         }
         // Then it must not read as 23:59:60, the leap second; 23:59:59.999 (or the next day's

@@ -228,9 +228,9 @@ struct EpochTests {
         #expect(s.epochs.fixes == 4)
         // Epochs 1–3 were reported at their ender; epoch 0 when epoch 1 began.
         #expect(s.epochs.earlyReports == 3)
-        #expect(s.sentences[.rmc] == 4)
-        #expect(s.sentences[.gga] == 4)
-        #expect(s.sentences[.gsa] == 4)
+        #expect(s.sentences[RMC.self] == 4)
+        #expect(s.sentences[GGA.self] == 4)
+        #expect(s.sentences[GSA.self] == 4)
         #expect(s.framing.lines == 12)
     }
 }

@@ -60,14 +60,14 @@ extension Array where Element == EngineEvent {
 
 /// Checks and decodes one line (with or without terminator), as the parser would.
 /// A sentence body (`GPGGA,…`) framed, checksummed and decoded.
-func decoded(_ body: String) -> DecodedSentence? { decode(nmea(body)) }
+func decoded(_ body: String) -> (any SentenceType)? { decode(nmea(body)) }
 
-func decode(_ line: String) -> DecodedSentence? {
+func decode(_ line: String) -> (any SentenceType)? {
     var raw = bytes(line)
     while let last = raw.last, last == 0x0D || last == 0x0A { raw.removeLast() }
-    return raw.withUnsafeBufferPointer { buffer -> DecodedSentence? in
+    return raw.withUnsafeBufferPointer { buffer -> (any SentenceType)? in
         guard case .success(let s) = Sentence.check(buffer) else { return nil }
-        return DecodedSentence(s, kind: SentenceKind(s))
+        return SentenceTable.decode(s)
     }
 }
 

@@ -18,6 +18,7 @@ struct Epoch {
     var invalidSignals = 0
     var gsaMode: FixMode?
     var pubxMode: FixMode?
+    var pgrmzMode: FixMode?
 
     var coordinate: Coordinate?
     /// Whether `coordinate` came from a GGA (see `offer`).

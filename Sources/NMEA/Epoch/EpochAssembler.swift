@@ -31,7 +31,7 @@ public struct EpochAssembler: Sendable {
     private var lastTime: TimeOfDay?
     private var previous: Fix?
     /// Sentences held back after a cycle's end until a time says whose they are (`holds`).
-    private var held: [(DecodedSentence, Talker?)] = []
+    private var held: [(any EpochInput, SentenceKind, Talker?)] = []
     private var releasing = false
     /// The last GGA's altitude and the position it belongs with: a plotter may restate that
     /// position in the next second's GLL, and the altitude is still that position's.
@@ -58,42 +58,30 @@ public struct EpochAssembler: Sendable {
     /// What the bookkeeping needs of a sentence, read in one pass so that the (large) decoded
     /// value is not copied once per question.
     struct Facts {
-        var kind: SentenceKind
+        var kind = SentenceKind.unknown
         var time: TimeOfDay?
         var position: Coordinate?
         /// For a GSV: whether it is the last part of its set; true for every other sentence.
         var closesSet = true
         var signalID = 0
-
-        init(kind: SentenceKind) { self.kind = kind }
+        /// Sent several times a cycle by design (one per constellation or signal: GSA, GSV),
+        /// so a repeat does not start a new cycle.
+        var severalPerCycle = false
+        /// A position that gives way to its epoch's others rather than split from them (GGA;
+        /// see `Epoch.offer`).
+        var positionGivesWay = false
     }
 
-    /// Takes one decoded sentence from talker `talker` (nil for proprietary ones).
-    public mutating func consume(_ sentence: DecodedSentence, talker: Talker?, emit: (EngineEvent) -> Void) {
-        switch sentence {
-        case .gga(let x): consume(x, talker: talker, emit: emit)
-        case .rmc(let x): consume(x, talker: talker, emit: emit)
-        case .gsa(let x): consume(x, talker: talker, emit: emit)
-        case .gsv(let x): consume(x, talker: talker, emit: emit)
-        case .vtg(let x): consume(x, talker: talker, emit: emit)
-        case .gll(let x): consume(x, talker: talker, emit: emit)
-        case .zda(let x): consume(x, talker: talker, emit: emit)
-        case .gns(let x): consume(x, talker: talker, emit: emit)
-        case .gst(let x): consume(x, talker: talker, emit: emit)
-        case .gbs(let x): consume(x, talker: talker, emit: emit)
-        case .pgrme(let x): consume(x, talker: talker, emit: emit)
-        case .pubx(let x): consume(x, talker: talker, emit: emit)
-        }
-    }
-
-    mutating func consume<S: EpochInput>(_ sentence: S, talker: Talker?, emit: (EngineEvent) -> Void) {
+    /// Takes one decoded sentence of `kind` from talker `talker` (nil for proprietary ones).
+    mutating func consume<S: EpochInput>(_ sentence: S, kind: SentenceKind, talker: Talker?, emit: (EngineEvent) -> Void) {
         var facts = sentence.facts
+        facts.kind = kind
         let simulated = !acceptsSimulatedFixes && sentence.isSimulated
         if simulated { facts.position = nil }
         let key = Self.key(facts, talker: talker)
         if !releasing {
             if holds(facts, key: key) {
-                held.append((sentence.decoded, talker))
+                held.append((sentence, kind, talker))
                 if held.count >= 32 { release(asNextEpoch: true, emit: emit) }
                 return
             }
@@ -169,10 +157,10 @@ public struct EpochAssembler: Sendable {
     /// Hands the held sentences on: to this epoch, or (`asNextEpoch`) to a new one.
     private mutating func release(asNextEpoch: Bool, emit: (EngineEvent) -> Void) {
         if asNextEpoch { close(emit: emit) }
-        var sentences: [(DecodedSentence, Talker?)] = []
+        var sentences: [(any EpochInput, SentenceKind, Talker?)] = []
         swap(&sentences, &held)
         releasing = true
-        for (sentence, talker) in sentences { consume(sentence, talker: talker, emit: emit) }
+        for (sentence, kind, talker) in sentences { consume(sentence, kind: kind, talker: talker, emit: emit) }
         releasing = false
         sentences.removeAll(keepingCapacity: true)
         swap(&sentences, &held)
@@ -180,24 +168,19 @@ public struct EpochAssembler: Sendable {
 
     // MARK: - Epoch boundaries
 
+    /// Talker (16 bits), kind (8) and, for the sets sent once per signal, the signal (4).
     private static func key(_ f: Facts, talker: Talker?) -> UInt32 {
-        let extra = f.kind == .gsv ? UInt32(truncatingIfNeeded: f.signalID & 0xF) : 0
+        let extra = UInt32(truncatingIfNeeded: f.signalID & 0xF)
         let t = talker.map { UInt32($0.first) << 8 | UInt32($0.second) } ?? 0
-        return t << 16 | UInt32(f.kind.rawValue) << 4 | extra
+        return t << 16 | UInt32(truncatingIfNeeded: f.kind.rawValue & 0xFF) << 4 | extra
     }
 
     private func startsNewEpoch(_ f: Facts, key: UInt32) -> Bool {
         guard !epoch.isEmpty else { return false }
         if let t = f.time, let current = epoch.time, t != current { return true }
-        switch f.kind {
-        case .gsa, .gsv:
-            // Several per cycle by design (one per constellation or signal).
-            return false
-        default:
-            // The same sentence twice in one cycle: a new cycle whose time did not change
-            // (a receiver without a clock yet, or one that sends no time at all).
-            return epoch.occurrences(key) > 0
-        }
+        // The same sentence twice in one cycle: a new cycle whose time did not change (a
+        // receiver without a clock yet, or one that sends no time at all).
+        return !f.severalPerCycle && epoch.occurrences(key) > 0
     }
 
     private mutating func close(emit: (EngineEvent) -> Void) {
@@ -260,7 +243,7 @@ public struct EpochAssembler: Sendable {
     private func contradictsEpochPosition(_ f: borrowing Facts) -> Bool {
         guard delivered == nil, let current = epoch.coordinate, let next = f.position else { return false }
         // A GGA neither splits an epoch nor is split from: its position gives way (`Epoch.offer`).
-        guard f.kind != .gga, !epoch.coordinateFromGGA else { return false }
+        guard !f.positionGivesWay, !epoch.coordinateFromGGA else { return false }
         let resolution = max(current.resolution ?? 0, next.resolution ?? 0) * metresPerDegree
         return current.distance(to: next) > resolution
     }
@@ -287,6 +270,9 @@ public struct EpochAssembler: Sendable {
             fix.mode = gsa >= .twoD && (claimsFix || epoch.invalidSignals == 0) ? gsa : .noFix
         } else if let pubx = epoch.pubxMode {
             fix.mode = pubx
+        } else if let garmin = epoch.pgrmzMode, claimsFix {
+            // Garmin's own word on the dimension; its 2D altitude is one the user entered.
+            fix.mode = garmin == .threeD && altitude == nil ? .twoD : garmin
         } else if claimsFix {
             fix.mode = altitude != nil ? .threeD : .twoD
         }

@@ -18,3 +18,19 @@ public struct GBS: Equatable, Sendable {
         outOfRange = f.outOfRange
     }
 }
+
+extension GBS: EpochInput {
+    public static var address: StaticString { "GBS" }
+
+    var facts: EpochAssembler.Facts {
+        var f = EpochAssembler.Facts()
+        f.time = time
+        return f
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        epoch.latitudeError = epoch.latitudeError ?? latitudeError
+        epoch.longitudeError = epoch.longitudeError ?? longitudeError
+        epoch.altitudeError = epoch.altitudeError ?? altitudeError
+    }
+}

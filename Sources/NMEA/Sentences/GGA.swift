@@ -43,3 +43,34 @@ public struct GGA: Equatable, Sendable {
         outOfRange = f.outOfRange
     }
 }
+
+extension GGA: EpochInput {
+    public static var address: StaticString { "GGA" }
+
+    var isSimulated: Bool { qualityIndicator == 8 }
+
+    var facts: EpochAssembler.Facts {
+        var f = EpochAssembler.Facts()
+        f.positionGivesWay = true
+        f.time = time
+        f.position = isValid ? coordinate : nil
+        return f
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        if isValid {
+            if claimsFix { epoch.validSignals += 1 }
+            epoch.offer(coordinate, fromGGA: true)
+            epoch.offer(quality)
+            if let a = altitude {
+                epoch.altitude = a
+                epoch.altitudeSolution = coordinate
+            }
+            if let g = geoidSeparation { epoch.geoidSeparation = g }
+        } else if qualityIndicator != nil {
+            epoch.invalidSignals += 1
+        }
+        if let n = satellitesUsed { epoch.satellitesUsed = n }
+        if let h = hdop { epoch.ggaHDOP = h }
+    }
+}

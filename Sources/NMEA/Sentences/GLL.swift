@@ -25,3 +25,26 @@ public struct GLL: Equatable, Sendable {
 
     public var hasFix: Bool { isValid == true && mode?.isValid != false }
 }
+
+extension GLL: EpochInput {
+    public static var address: StaticString { "GLL" }
+
+    var isSimulated: Bool { mode == .simulator }
+
+    var facts: EpochAssembler.Facts {
+        var f = EpochAssembler.Facts()
+        f.time = time
+        f.position = hasFix ? coordinate : nil
+        return f
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        if hasFix || (isValid == nil && coordinate != nil) {
+            // The NMEA 1.x short form has no status: a position is its only claim.
+            epoch.validSignals += 1
+            epoch.offer(coordinate)
+        } else if isValid == false || mode == .notValid {
+            epoch.invalidSignals += 1
+        }
+    }
+}

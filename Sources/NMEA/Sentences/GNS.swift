@@ -43,3 +43,34 @@ public struct GNS: Equatable, Sendable {
         outOfRange = f.outOfRange
     }
 }
+
+extension GNS: EpochInput {
+    public static var address: StaticString { "GNS" }
+
+    var isSimulated: Bool { mode == .simulator }
+
+    var facts: EpochAssembler.Facts {
+        var f = EpochAssembler.Facts()
+        f.time = time
+        f.position = mode != nil ? coordinate : nil
+        return f
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        if let m = mode {
+            epoch.validSignals += 1
+            epoch.offer(coordinate)
+            epoch.offer(m.quality)
+            if let a = altitude {
+                epoch.altitude = a
+                epoch.altitudeSolution = nil
+            }
+            if let g = geoidSeparation { epoch.geoidSeparation = g }
+        } else if isInvalid {
+            epoch.invalidSignals += 1
+        }
+        if let n = satellitesUsed { epoch.satellitesUsed = epoch.satellitesUsed ?? n }
+        if let h = hdop { epoch.ggaHDOP = epoch.ggaHDOP ?? h }
+        if let n = navigationalStatus { epoch.navigationalStatus = n }
+    }
+}

@@ -35,3 +35,22 @@ public struct GSA: Equatable, Sendable {
         outOfRange = f.outOfRange
     }
 }
+
+extension GSA: EpochInput {
+    public static var address: StaticString { "GSA" }
+
+    var facts: EpochAssembler.Facts {
+        var f = EpochAssembler.Facts()
+        f.severalPerCycle = true
+        return f
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        if let m = mode, epoch.gsaMode == nil || m > epoch.gsaMode! { epoch.gsaMode = m }
+        let hint = systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? talker?.constellation
+        epoch.markUsed(satellites, hint: hint)
+        if epoch.dop.position == nil { epoch.dop.position = pdop }
+        if epoch.dop.horizontal == nil { epoch.dop.horizontal = hdop }
+        if epoch.dop.vertical == nil { epoch.dop.vertical = vdop }
+    }
+}

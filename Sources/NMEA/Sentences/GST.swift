@@ -26,3 +26,19 @@ public struct GST: Equatable, Sendable {
         outOfRange = f.outOfRange
     }
 }
+
+extension GST: EpochInput {
+    public static var address: StaticString { "GST" }
+
+    var facts: EpochAssembler.Facts {
+        var f = EpochAssembler.Facts()
+        f.time = time
+        return f
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        epoch.latitudeError = latitudeError
+        epoch.longitudeError = longitudeError
+        epoch.altitudeError = altitudeError
+    }
+}

@@ -58,3 +58,20 @@ public struct GSV: Equatable, Sendable {
         return part >= totalParts
     }
 }
+
+extension GSV: EpochInput {
+    public static var address: StaticString { "GSV" }
+
+    var facts: EpochAssembler.Facts {
+        var f = EpochAssembler.Facts()
+        f.severalPerCycle = true
+        f.closesSet = isLastPart
+        f.signalID = signalID ?? 0
+        return f
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        if !epoch.recordPart(self, key: key) { statistics.repeatedSkyParts += 1 }
+        epoch.addInView(self, hint: talker?.constellation)
+    }
+}

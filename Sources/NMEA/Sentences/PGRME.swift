@@ -18,3 +18,17 @@ public struct PGRME: Equatable, Sendable {
         outOfRange = f.outOfRange
     }
 }
+
+extension PGRME: EpochInput {
+    public static var address: StaticString { "PGRME" }
+
+    var facts: EpochAssembler.Facts {
+        EpochAssembler.Facts()
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        epoch.horizontalAccuracy = epoch.horizontalAccuracy ?? horizontalError
+        epoch.verticalAccuracy = epoch.verticalAccuracy ?? verticalError
+        epoch.sphericalError = sphericalError
+    }
+}

@@ -70,3 +70,32 @@ public struct PUBXPosition: Equatable, Sendable {
             && a.tdop == b.tdop && a.satellitesUsed == b.satellitesUsed && a.outOfRange == b.outOfRange
     }
 }
+
+extension PUBXPosition: EpochInput {
+    public static var address: StaticString { "PUBX" }
+
+    var facts: EpochAssembler.Facts {
+        var f = EpochAssembler.Facts()
+        f.time = time
+        return f
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        epoch.pubxMode = mode
+        if mode >= .twoD {
+            epoch.validSignals += 1
+            epoch.offer(coordinate)
+            epoch.offer(quality)
+            if let h = ellipsoidalAltitude { epoch.ellipsoidalAltitude = h }
+            if let v = speedKilometresPerHour { epoch.speed = epoch.speed ?? v / 3.6 }
+            if let c = course { epoch.course = epoch.course ?? c }
+            if let v = verticalVelocityDown { epoch.climb = -v }
+        } else {
+            epoch.invalidSignals += 1
+        }
+        epoch.horizontalAccuracy = horizontalAccuracy ?? epoch.horizontalAccuracy
+        epoch.verticalAccuracy = verticalAccuracy ?? epoch.verticalAccuracy
+        if epoch.dop.time == nil { epoch.dop.time = tdop }
+        if let n = satellitesUsed { epoch.satellitesUsed = epoch.satellitesUsed ?? n }
+    }
+}

@@ -40,3 +40,31 @@ public struct RMC: Equatable, Sendable {
     /// Valid by its status and, where present, by its mode indicator.
     public var hasFix: Bool { isValid == true && mode?.isValid != false }
 }
+
+extension RMC: EpochInput {
+    public static var address: StaticString { "RMC" }
+
+    var isSimulated: Bool { mode == .simulator }
+
+    var facts: EpochAssembler.Facts {
+        var f = EpochAssembler.Facts()
+        f.time = time
+        f.position = hasFix ? coordinate : nil
+        return f
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        if hasFix {
+            epoch.validSignals += 1
+            epoch.offer(coordinate)
+            epoch.offer(mode?.quality)
+            if let v = speedKnots { epoch.speed = v * metresPerSecondPerKnot }
+            if let c = course { epoch.course = c }
+            if let m = magneticVariation { epoch.magneticVariation = m }
+            if let d = date { epoch.date = d }
+        } else if isValid == false || mode == .notValid {
+            epoch.invalidSignals += 1
+        }
+        if let n = navigationalStatus { epoch.navigationalStatus = n }
+    }
+}

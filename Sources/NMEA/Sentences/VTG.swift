@@ -38,3 +38,20 @@ public struct VTG: Equatable, Sendable {
         return speedKilometresPerHour.map { $0 / 3.6 }
     }
 }
+
+extension VTG: EpochInput {
+    public static var address: StaticString { "VTG" }
+
+    var isSimulated: Bool { mode == .simulator }
+
+    var facts: EpochAssembler.Facts {
+        EpochAssembler.Facts()
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        if mode != .notValid {
+            if let v = speed { epoch.speed = epoch.speed ?? v }
+            if let c = course { epoch.course = epoch.course ?? c }
+        }
+    }
+}

@@ -18,3 +18,17 @@ public struct ZDA: Equatable, Sendable {
         outOfRange = f.outOfRange
     }
 }
+
+extension ZDA: EpochInput {
+    public static var address: StaticString { "ZDA" }
+
+    var facts: EpochAssembler.Facts {
+        var f = EpochAssembler.Facts()
+        f.time = time
+        return f
+    }
+
+    func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
+        if let d = date { epoch.date = d }
+    }
+}
