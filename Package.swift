@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependencies point one way: NMEA (pure) ← GPSLocation ← GPSSources / GPSOutput ← GPSServer ← GPSFixCLI ← gpsfix.
+// Dependencies point one way: NMEA (pure), GPSSystem (syscalls) ← GPSLocation ← GPSSources / GPSOutput
+// ← GPSServer ← GPSFixCLI ← gpsfix. Only GPSFixCLI knows the sources, to build the one named.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -12,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "gpsfix", targets: ["gpsfix"]),
         .library(name: "NMEA", targets: ["NMEA"]),
+        .library(name: "GPSSystem", targets: ["GPSSystem"]),
         .library(name: "GPSLocation", targets: ["GPSLocation"]),
         .library(name: "GPSSources", targets: ["GPSSources"]),
         .library(name: "GPSOutput", targets: ["GPSOutput"]),
@@ -19,14 +21,17 @@ let package = Package(
     ],
     targets: [
         .target(name: "NMEA", swiftSettings: strict),
-        .target(name: "GPSLocation", dependencies: ["NMEA"], swiftSettings: strict),
+        // The one layer that calls the system for everything above: errno, EINTR, wake-ups,
+        // threads, clocks.
+        .target(name: "GPSSystem", swiftSettings: strict),
+        .target(name: "GPSLocation", dependencies: ["NMEA", "GPSSystem"], swiftSettings: strict),
         // libgps, for GpsdManager (Debian libgps-dev).
         .systemLibrary(name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-        .target(name: "GPSSources", dependencies: ["GPSLocation", "CGPS"], swiftSettings: strict),
+        .target(name: "GPSSources", dependencies: ["GPSLocation", "GPSSystem", "CGPS"], swiftSettings: strict),
         .target(name: "GPSOutput", dependencies: ["GPSLocation"], swiftSettings: strict),
         // gpsd's JSON protocol, served to gpsd's clients from any source.
-        .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput", "GPSSources"], swiftSettings: strict),
-        .target(name: "GPSFixCLI", dependencies: ["GPSLocation", "GPSSources", "GPSOutput", "GPSServer"], swiftSettings: strict),
+        .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput", "GPSSystem"], swiftSettings: strict),
+        .target(name: "GPSFixCLI", dependencies: ["GPSLocation", "GPSSources", "GPSOutput", "GPSServer", "GPSSystem"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSLocation", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
         // The engine and its formatters on hostile input, with every output checked: the body of
@@ -38,7 +43,7 @@ let package = Package(
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA"], swiftSettings: strict),
         .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSTestSupport"], swiftSettings: strict),
-        .testTarget(name: "GPSSourcesTests", dependencies: ["GPSSources", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSSourcesTests", dependencies: ["GPSSources", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSServerTests", dependencies: ["GPSServer", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSFixCLITests", dependencies: ["GPSFixCLI", "GPSLocation", "GPSSources", "GPSTestSupport"], swiftSettings: strict),

@@ -1,6 +1,6 @@
+import GPSSystem
 import Glibc
 import GPSLocation
-import GPSSources
 import Synchronization
 
 /// Turns SIGINT and SIGTERM into a call, so a live command can stop its source, flush and

@@ -1,4 +1,5 @@
 import Glibc
+import GPSSystem
 
 /// Reads a whole file, mapping errno to errors a person can act on.
 public func readWholeFile(_ path: String) throws(LocationError) -> [UInt8] {
@@ -12,10 +13,12 @@ public func readWholeFile(_ path: String) throws(LocationError) -> [UInt8] {
     bytes.reserveCapacity(max(Int(st.st_size), 0))
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw fileError(path, errno)
+        let n = chunk.withUnsafeMutableBytes { buffer in
+            Result { () throws(Errno) in try retryingInterrupts { read(fd, buffer.baseAddress, buffer.count) } }
+        }
+        guard case .success(let n) = n else {
+            if case .failure(let error) = n { throw fileError(path, error.rawValue) }
+            break
         }
         if n == 0 { break }
         bytes.append(contentsOf: chunk[0..<n])

@@ -1,7 +1,7 @@
+import GPSSystem
 import Glibc
 public import GPSLocation
 import GPSOutput
-import GPSSources
 import Synchronization
 
 /// A server for gpsd's JSON protocol, fed by one source: what gpspipe, cgps, libgps programs

@@ -1,3 +1,4 @@
+import GPSSystem
 import Glibc
 import GPSLocation
 

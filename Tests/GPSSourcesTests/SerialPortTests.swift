@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GPSLocation
+import GPSSystem
 @testable import GPSSources
 import GPSTestSupport
 import Testing

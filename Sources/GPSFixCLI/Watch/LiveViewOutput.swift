@@ -1,3 +1,4 @@
+import GPSSystem
 import Dispatch
 import Glibc
 import GPSLocation

@@ -1,3 +1,4 @@
+import GPSSystem
 import CGPS
 import Glibc
 public import GPSLocation

@@ -1,3 +1,4 @@
+import GPSSystem
 import Dispatch
 public import GPSLocation
 import Synchronization

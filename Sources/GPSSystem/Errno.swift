@@ -4,45 +4,44 @@ import Glibc
 ///
 /// Named cases for the values the serial source decides on; the rest keep their number and
 /// read as the C library's message.
-struct Errno: Error, Equatable, CustomStringConvertible {
-    let rawValue: Int32
+public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
 
-    init(rawValue: Int32) { self.rawValue = rawValue }
+    public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// A signal arrived during the call. The corresponding C constant is `EINTR`.
-    static let interrupted = Errno(rawValue: EINTR)
+    public static let interrupted = Errno(rawValue: EINTR)
     /// Nothing to read now on a non-blocking descriptor. The corresponding C constant is `EAGAIN`.
-    static let wouldBlock = Errno(rawValue: EAGAIN)
+    public static let wouldBlock = Errno(rawValue: EAGAIN)
     /// The device failed or went away under an open descriptor. The corresponding C constant is `EIO`.
-    static let ioError = Errno(rawValue: EIO)
+    public static let ioError = Errno(rawValue: EIO)
     /// The device behind a node is gone. The corresponding C constant is `ENODEV`.
-    static let noSuchDevice = Errno(rawValue: ENODEV)
+    public static let noSuchDevice = Errno(rawValue: ENODEV)
     /// A node with no device behind it. The corresponding C constant is `ENXIO`.
-    static let noSuchDeviceOrAddress = Errno(rawValue: ENXIO)
+    public static let noSuchDeviceOrAddress = Errno(rawValue: ENXIO)
     /// No such file. The corresponding C constant is `ENOENT`.
-    static let noSuchFile = Errno(rawValue: ENOENT)
+    public static let noSuchFile = Errno(rawValue: ENOENT)
     /// A path component is not a directory. The corresponding C constant is `ENOTDIR`.
-    static let notADirectory = Errno(rawValue: ENOTDIR)
+    public static let notADirectory = Errno(rawValue: ENOTDIR)
     /// Held by someone else. The corresponding C constant is `EBUSY`.
-    static let busy = Errno(rawValue: EBUSY)
+    public static let busy = Errno(rawValue: EBUSY)
     /// The mode bits refuse us. The corresponding C constant is `EACCES`.
-    static let permissionDenied = Errno(rawValue: EACCES)
+    public static let permissionDenied = Errno(rawValue: EACCES)
     /// Not allowed at all. The corresponding C constant is `EPERM`.
-    static let notPermitted = Errno(rawValue: EPERM)
+    public static let notPermitted = Errno(rawValue: EPERM)
     /// Not a terminal, so no termios. The corresponding C constant is `ENOTTY`.
-    static let notATerminal = Errno(rawValue: ENOTTY)
+    public static let notATerminal = Errno(rawValue: ENOTTY)
 
-    var description: String { String(cString: strerror(rawValue)) }
+    public var description: String { String(cString: strerror(rawValue)) }
 }
 
 /// Makes a system call, again for as long as a signal interrupts it, and turns a failure into
 /// a thrown `Errno`.
 ///
-/// The one place the serial source talks to the kernel through: `errno` is read immediately
+/// The one place the sources talk to the kernel through: `errno` is read immediately
 /// after the failing call (anything in between, even an allocation, may change it), and
 /// `EINTR` never reaches a caller. Calls that report failure as -1 only.
-@inline(__always)
-func retryingInterrupts<Result: FixedWidthInteger>(_ call: () -> Result) throws(Errno) -> Result {
+public func retryingInterrupts<Result: FixedWidthInteger>(_ call: () -> Result) throws(Errno) -> Result {
     while true {
         let result = call()
         if result != -1 { return result }
