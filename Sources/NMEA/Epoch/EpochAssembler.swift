@@ -70,6 +70,11 @@ public struct EpochAssembler: Sendable {
         /// A position that gives way to its epoch's others rather than split from them (GGA;
         /// see `Epoch.offer`).
         var positionGivesWay = false
+
+        init(time: TimeOfDay? = nil, position: Coordinate? = nil) {
+            self.time = time
+            self.position = position
+        }
     }
 
     /// Takes one decoded sentence of `kind` from talker `talker` (nil for proprietary ones).

@@ -23,9 +23,7 @@ extension GBS: EpochInput {
     public static var address: StaticString { "GBS" }
 
     var facts: EpochAssembler.Facts {
-        var f = EpochAssembler.Facts()
-        f.time = time
-        return f
+        EpochAssembler.Facts(time: time)
     }
 
     func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {

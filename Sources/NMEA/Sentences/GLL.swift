@@ -32,10 +32,7 @@ extension GLL: EpochInput {
     var isSimulated: Bool { mode == .simulator }
 
     var facts: EpochAssembler.Facts {
-        var f = EpochAssembler.Facts()
-        f.time = time
-        f.position = hasFix ? coordinate : nil
-        return f
+        EpochAssembler.Facts(time: time, position: hasFix ? coordinate : nil)
     }
 
     func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {

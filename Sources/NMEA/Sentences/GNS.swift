@@ -50,10 +50,7 @@ extension GNS: EpochInput {
     var isSimulated: Bool { mode == .simulator }
 
     var facts: EpochAssembler.Facts {
-        var f = EpochAssembler.Facts()
-        f.time = time
-        f.position = mode != nil ? coordinate : nil
-        return f
+        EpochAssembler.Facts(time: time, position: mode != nil ? coordinate : nil)
     }
 
     func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {

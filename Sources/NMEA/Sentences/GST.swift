@@ -31,9 +31,7 @@ extension GST: EpochInput {
     public static var address: StaticString { "GST" }
 
     var facts: EpochAssembler.Facts {
-        var f = EpochAssembler.Facts()
-        f.time = time
-        return f
+        EpochAssembler.Facts(time: time)
     }
 
     func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {

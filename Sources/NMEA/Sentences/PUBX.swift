@@ -75,9 +75,7 @@ extension PUBXPosition: EpochInput {
     public static var address: StaticString { "PUBX" }
 
     var facts: EpochAssembler.Facts {
-        var f = EpochAssembler.Facts()
-        f.time = time
-        return f
+        EpochAssembler.Facts(time: time)
     }
 
     func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {

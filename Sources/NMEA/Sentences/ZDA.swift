@@ -23,9 +23,7 @@ extension ZDA: EpochInput {
     public static var address: StaticString { "ZDA" }
 
     var facts: EpochAssembler.Facts {
-        var f = EpochAssembler.Facts()
-        f.time = time
-        return f
+        EpochAssembler.Facts(time: time)
     }
 
     func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
