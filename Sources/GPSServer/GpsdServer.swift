@@ -15,7 +15,6 @@ public final class GpsdServer: Sendable {
     /// Where it listens, with the real port when port 0 was asked for.
     public let address: ListenAddress
     public let isLoopback: Bool
-    let device: DeviceDescription
     /// The `"device"` member of every report, escaped once.
     let tag: GPSDJSON.Device
     let log: @Sendable (String) -> Void
@@ -26,6 +25,8 @@ public final class GpsdServer: Sendable {
 
     /// What the source's thread hands over, and what the loop reads.
     struct Shared {
+        /// What DEVICE and DEVICES say: its rate can become known (autobaud) after the start.
+        var device: DeviceDescription
         var pending: [Outgoing] = []
         /// Reports that waited so long the loop must have stalled; counted, never unbounded.
         var overflow = 0
@@ -62,12 +63,11 @@ public final class GpsdServer: Sendable {
         isLoopback = listener.isLoopback
         self.listener = listener
         self.configuration = configuration
-        self.device = device
         tag = GPSDJSON.Device(device.path)
         self.log = log
         guard let wake = Wakeup() else { throw .system(call: "pipe", reason: String(cString: strerror(errno))) }
         self.wake = wake
-        shared = Mutex(Shared())
+        shared = Mutex(Shared(device: device))
     }
 
     // MARK: - From the source
@@ -101,7 +101,7 @@ public final class GpsdServer: Sendable {
                 return s.activated != nil
             }
             guard gone else { return }
-            item = .device(Reports.device(device, activated: nil))
+            item = shared.withLock { .device(Reports.device($0.device, activated: nil)) }
         case .status, .error:
             return
         }
@@ -132,8 +132,24 @@ public final class GpsdServer: Sendable {
     private func activate(_ s: inout Shared, now: Double) {
         guard s.activated == nil else { return }
         s.activated = now
-        s.pending.append(.device(Reports.device(device, activated: now)))
+        s.pending.append(.device(Reports.device(s.device, activated: now)))
     }
+
+    /// The rate the receiver turned out to use (found by listening, after the start): clients
+    /// watching are told with a DEVICE, as gpsd tells them of a rate change.
+    public func setDeviceRate(_ bps: Int?) {
+        let mustWake = shared.withLock { s -> Bool in
+            guard s.device.bps != bps else { return false }
+            s.device.bps = bps
+            guard let activated = s.activated else { return false }
+            s.pending.append(.device(Reports.device(s.device, activated: activated)))
+            return s.takeWake()
+        }
+        if mustWake { wake.signal() }
+    }
+
+    /// The device as DEVICE and DEVICES describe it now.
+    var device: DeviceDescription { shared.withLock { $0.device } }
 
     /// Ends `run()`: clients are sent what is queued, as far as they take it at once, and closed.
     public func stop() {
