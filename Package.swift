@@ -27,11 +27,11 @@ let package = Package(
         .target(name: "GPSLocation", dependencies: ["NMEA", "GPSSystem"], swiftSettings: strict),
         // libgps, for GpsdManager (Debian libgps-dev).
         .systemLibrary(name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-        .target(name: "GPSSources", dependencies: ["GPSLocation", "GPSSystem", "CGPS"], swiftSettings: strict),
-        .target(name: "GPSOutput", dependencies: ["GPSLocation"], swiftSettings: strict),
+        .target(name: "GPSSources", dependencies: ["NMEA", "GPSLocation", "GPSSystem", "CGPS"], swiftSettings: strict),
+        .target(name: "GPSOutput", dependencies: ["NMEA", "GPSLocation"], swiftSettings: strict),
         // gpsd's JSON protocol, served to gpsd's clients from any source.
         .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput", "GPSSystem"], swiftSettings: strict),
-        .target(name: "GPSFixCLI", dependencies: ["GPSLocation", "GPSSources", "GPSOutput", "GPSServer", "GPSSystem"], swiftSettings: strict),
+        .target(name: "GPSFixCLI", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSOutput", "GPSServer", "GPSSystem"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSLocation", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
         // The engine and its formatters on hostile input, with every output checked: the body of
@@ -42,11 +42,11 @@ let package = Package(
         .target(name: "GPSTestSupport", path: "Tests/GPSTestSupport", swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA"], swiftSettings: strict),
-        .testTarget(name: "GPSLocationTests", dependencies: ["GPSLocation", "GPSTestSupport"], swiftSettings: strict),
-        .testTarget(name: "GPSSourcesTests", dependencies: ["GPSSources", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
-        .testTarget(name: "GPSOutputTests", dependencies: ["GPSOutput"], swiftSettings: strict),
-        .testTarget(name: "GPSServerTests", dependencies: ["GPSServer", "GPSTestSupport"], swiftSettings: strict),
-        .testTarget(name: "GPSFixCLITests", dependencies: ["GPSFixCLI", "GPSLocation", "GPSSources", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSLocationTests", dependencies: ["NMEA", "GPSLocation", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSSourcesTests", dependencies: ["NMEA", "GPSSources", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSOutputTests", dependencies: ["NMEA", "GPSOutput"], swiftSettings: strict),
+        .testTarget(name: "GPSServerTests", dependencies: ["NMEA", "GPSServer", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSFixCLITests", dependencies: ["NMEA", "GPSFixCLI", "GPSLocation", "GPSSources", "GPSTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import NMEA
 import GPSLocation
 
 /// The closing line of a replay: what the engine read and what it made of it.

@@ -1,3 +1,5 @@
+public import NMEA
+
 /// Everything a `LocationService` passes on to its subscribers, in the order it happened.
 public enum LocationEvent: Equatable, Sendable {
     case fix(Fix)

@@ -1,3 +1,5 @@
+public import NMEA
+
 /// The one protocol every source of fixes conforms to: a serial receiver, gpsd, a replayed
 /// capture, or a mock in a test. Nothing above the managers knows which one it has.
 ///

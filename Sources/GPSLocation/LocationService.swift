@@ -1,3 +1,4 @@
+public import NMEA
 import Dispatch
 import Glibc
 import Synchronization

@@ -1,5 +1,6 @@
+public import NMEA
 import Glibc
-public import GPSLocation
+import GPSLocation
 
 /// gpsd's JSON reports (its "JSON protocol", as `gpspipe -w` prints it): field names, units and
 /// precision as gpsd 3.22 writes them, so that tools written for gpsd read gpsfix unchanged.

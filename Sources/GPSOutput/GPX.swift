@@ -1,3 +1,4 @@
+public import NMEA
 public import GPSLocation
 
 /// GPX 1.1 (https://www.topografix.com/GPX/1/1/), the track format mapping tools, GPSBabel and

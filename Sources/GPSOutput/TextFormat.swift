@@ -1,4 +1,5 @@
-public import GPSLocation
+public import NMEA
+import GPSLocation
 
 /// One readable line per fix, for people at a terminal or reading a log.
 ///

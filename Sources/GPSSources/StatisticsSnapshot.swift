@@ -1,3 +1,4 @@
+import NMEA
 import GPSLocation
 import Synchronization
 

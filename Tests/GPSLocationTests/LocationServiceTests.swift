@@ -1,3 +1,4 @@
+import NMEA
 import GPSTestSupport
 import GPSLocation
 import Synchronization

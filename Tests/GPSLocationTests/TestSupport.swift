@@ -1,3 +1,4 @@
+import NMEA
 import Dispatch
 import GPSLocation
 import Synchronization

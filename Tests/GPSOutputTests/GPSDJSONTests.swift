@@ -1,3 +1,4 @@
+import NMEA
 import Foundation
 import GPSLocation
 import GPSOutput

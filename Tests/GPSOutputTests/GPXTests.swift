@@ -1,3 +1,4 @@
+import NMEA
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML

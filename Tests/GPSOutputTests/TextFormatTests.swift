@@ -1,3 +1,4 @@
+import NMEA
 import Glibc
 import GPSLocation
 import GPSOutput

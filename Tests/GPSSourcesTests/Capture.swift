@@ -1,3 +1,4 @@
+import NMEA
 import Foundation
 import GPSTestSupport
 import GPSLocation

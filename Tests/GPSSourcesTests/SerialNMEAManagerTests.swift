@@ -1,3 +1,4 @@
+import NMEA
 import Foundation
 import Glibc
 import GPSLocation

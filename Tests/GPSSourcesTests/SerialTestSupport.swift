@@ -1,6 +1,7 @@
 // Pseudo-terminals, socat and paced writers for the serial source's tests. There is no USB
 // here: a pty is a real tty (termios, exclusive mode, hang-ups), so the manager under test
 // runs the same code it runs on a receiver.
+import NMEA
 import GPSTestSupport
 import Foundation
 import Glibc

@@ -1,3 +1,4 @@
+import NMEA
 import GPSLocation
 
 /// The live view's picture: what the events so far have said, laid out as lines of text for

@@ -1,3 +1,4 @@
+import NMEA
 import GPSLocation
 
 /// The live view's numbers and words, as short fixed-format strings. No Foundation: a frame

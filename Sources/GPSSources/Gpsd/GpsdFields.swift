@@ -1,3 +1,4 @@
+import NMEA
 import CGPS
 import GPSLocation
 

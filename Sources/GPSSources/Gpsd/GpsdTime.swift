@@ -1,3 +1,4 @@
+import NMEA
 import GPSLocation
 
 /// Seconds since 1970 (UTC, as gpsd's timespecs are) as the engine's date and time of day.

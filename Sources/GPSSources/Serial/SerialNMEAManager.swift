@@ -1,3 +1,4 @@
+public import NMEA
 import GPSSystem
 import Dispatch
 public import GPSLocation

@@ -1,3 +1,4 @@
+import NMEA
 import GPSSystem
 import Glibc
 import GPSLocation
