@@ -31,9 +31,9 @@ let deviceOptions: [OptionSpec] = [
 
 let sourceOptions: [OptionSpec] = deviceOptions + [
     .optionalValue("--gpsd", "[HOST[:PORT]]", "Read through a running gpsd (default 127.0.0.1:2947)."),
-    .value("--replay", "FILE", "Read a recorded capture (gpsfake format) instead of a receiver."),
+    .value("--replay", "FILE", "Read a recorded capture (gpsfake format) instead of a receiver; '-' reads standard input, and a pipe or FIFO is replayed as it arrives."),
     .value("--speed", "X|max", "Replay at X times the capture's own pace, or as fast as possible (default 1; for fix: max)."),
-    .flag("--loop", "Start the capture again when it ends."),
+    .flag("--loop", "Start the capture again when it ends (a file only: a pipe or FIFO is read once)."),
     .flag("--simulated", "Take a receiver's simulator or demo output (GGA quality 8, mode S) as fixes; by default it is no fix."),
 ]
 

@@ -16,10 +16,19 @@ enum SourceOptions {
             return GpsdManager(host: host, port: port, forwardsSentences: forwardsSentences)
         }
         if let path = args["--replay"] {
-            return ReplayManager(path: path, speed: try speed(args, default: defaultSpeed), loop: args.has("--loop"),
-                                 forwardsSentences: forwardsSentences, acceptsSimulatedFixes: args.has("--simulated"))
+            let manager = ReplayManager(path: path, speed: try speed(args, default: defaultSpeed), loop: args.has("--loop"),
+                                        forwardsSentences: forwardsSentences, acceptsSimulatedFixes: args.has("--simulated"))
+            if manager.loop && manager.readsLiveInput {
+                throw UsageError(message: "--loop needs a file: \(manager.sourceDescription) is a pipe or FIFO, read once as it arrives. Save it to a file (e.g. 'gpspipe -r > capture.nmea') and loop that")
+            }
+            return manager
         }
         return try serial(args, forwardsSentences: forwardsSentences)
+    }
+
+    /// Whether `manager` replays a pipe or FIFO: a feed that arrives over time, whatever the speed.
+    static func isLiveReplay(_ manager: any LocationManagerInterface) -> Bool {
+        (manager as? ReplayManager)?.readsLiveInput ?? false
     }
 
     /// The receiver named with --device, or the first one discovery finds.

@@ -27,9 +27,17 @@ public func readWholeFile(_ path: String) throws(LocationError) -> [UInt8] {
 }
 
 func fileError(_ path: String, _ code: Int32) -> LocationError {
-    switch code {
-    case ENOENT, ENOTDIR: .fileNotFound(path: path)
-    case EACCES, EPERM: .permissionDenied(path: path, group: nil)
-    default: .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+    LocationError(reading: path, errno: code)
+}
+
+extension LocationError {
+    /// What a failed `open`, `stat` or `read` of `path` means to a person: missing, not theirs
+    /// to read, or the system's own words for the rest.
+    public init(reading path: String, errno code: Int32) {
+        switch code {
+        case ENOENT, ENOTDIR: self = .fileNotFound(path: path)
+        case EACCES, EPERM: self = .permissionDenied(path: path, group: nil)
+        default: self = .fileUnreadable(path: path, reason: String(cString: strerror(code)))
+        }
     }
 }

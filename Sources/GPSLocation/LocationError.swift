@@ -4,6 +4,9 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
     case fileUnreadable(path: String, reason: String)
     case permissionDenied(path: String, group: String?)
     case notACapture(path: String)
+    /// Asked to replay again from the start something that can be read only once (a pipe,
+    /// a FIFO, standard input).
+    case cannotLoop(path: String)
     /// Refusing to overwrite an existing file.
     case fileExists(path: String)
     case deviceNotFound(searched: [String])
@@ -32,6 +35,8 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path): permission denied. Check its owner and mode with 'ls -l \(path)'."
         case .notACapture(let path):
             "\(path): holds no NMEA sentences. Is it a capture (gpsfake format: # header lines, then raw NMEA)?"
+        case .cannotLoop(let path):
+            "\(path) is a pipe or FIFO: it can be read only once, so it cannot loop. Save it to a file to loop it."
         case .fileExists(let path):
             "\(path) exists already. Choose another name, or overwrite it with --force."
         case .deviceNotFound(let searched) where searched.count == 1:

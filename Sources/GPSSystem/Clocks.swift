@@ -10,6 +10,12 @@ public enum Clocks {
     /// Seconds since some fixed moment; only differences mean anything.
     public static var monotonicSeconds: Double { seconds(CLOCK_MONOTONIC) }
 
+    /// A poll timeout for `seconds` from now, in milliseconds: rounded up (waking early would
+    /// only poll again), never negative, at most an hour.
+    public static func pollTimeout(_ seconds: Double) -> Int32 {
+        Int32(max(0, min((seconds * 1000).rounded(.up), 3_600_000)))
+    }
+
     private static func seconds(_ clock: clockid_t) -> Double {
         var time = timespec()
         clock_gettime(clock, &time)

@@ -1,7 +1,7 @@
 import Glibc
 
-/// A self-pipe: a descriptor the reader polls beside the port, so that a stop from any
-/// thread wakes it at once (the C library here offers no eventfd to Swift).
+/// A self-pipe: a descriptor a reader polls beside its input (a port, a pipe, sockets), so
+/// that a stop from any thread wakes it at once (the C library here offers no eventfd to Swift).
 public final class Wakeup: Sendable {
     /// The end the reader polls for POLLIN.
     public let descriptor: Int32
@@ -29,6 +29,19 @@ public final class Wakeup: Sendable {
     public func signal() {
         var byte: UInt8 = 1
         _ = try? retryingInterrupts { write(writeEnd, &byte, 1) }
+    }
+
+    /// Sleeps `seconds`, or less if signalled; true when signalled. A paced replay waits
+    /// here, so the stop that wakes a blocked read also cuts a wait short.
+    public func sleep(_ seconds: Double) -> Bool {
+        var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        let deadline = Clocks.monotonicSeconds + seconds
+        while true {
+            let left = deadline - Clocks.monotonicSeconds
+            if left <= 0 { return false }
+            guard let woke = try? retryingInterrupts({ poll(&fds, 1, Clocks.pollTimeout(left)) }) else { return false }
+            if woke > 0 { return true }
+        }
     }
 
     /// Empties the pipe, for a reader that is woken many times (a serving loop), not once.

@@ -187,7 +187,7 @@ struct CommandsTests {
         #expect(help.contains("\nOptions:\n  --device PATH         The receiver's serial port"))
         #expect(help.contains("\n  --gpsd [HOST[:PORT]]  Read through a running gpsd"))
         #expect(help.contains("\n  --replay FILE         Read a recorded capture"))
-        #expect(help.contains("\n  --loop                Start the capture again when it ends.\n"))
+        #expect(help.contains("\n  --loop                Start the capture again when it ends (a file only: a pipe or FIFO is read once).\n"))
         #expect(help.hasSuffix("  --help                Show this help.\n"))
     }
 

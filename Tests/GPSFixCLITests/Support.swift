@@ -58,9 +58,11 @@ func gpsfix(_ arguments: String..., limit: Duration = .seconds(30), mayRunOn: Bo
 ///   it (`prlimit --fsize=N --`, a shell that closes a descriptor first);
 /// - `standardOutput`: where gpsfix writes (a full device, a pipe the test reads and closes)
 ///   instead of a pipe read into `stdout`, which is then empty;
+/// - `standardInput`: what gpsfix reads as its standard input (a pipe the test writes, a
+///   pty) instead of /dev/null;
 /// - `whileRunning`: called with the process's PID once it has started (to feed it, signal it
 ///   or read its output), and awaited before the result is returned.
-func runGPSFix(_ arguments: [String], launcher: [String] = [], standardOutput: FileHandle? = nil,
+func runGPSFix(_ arguments: [String], launcher: [String] = [], standardInput: FileHandle? = nil, standardOutput: FileHandle? = nil,
                limit: Duration = .seconds(30), mayRunOn: Bool = false,
                whileRunning: (@Sendable (pid_t) async -> Void)? = nil,
                sourceLocation: SourceLocation = #_sourceLocation) async -> CLIResult? {
@@ -79,7 +81,7 @@ func runGPSFix(_ arguments: [String], launcher: [String] = [], standardOutput: F
     let out = Pipe(), err = Pipe()
     process.standardOutput = standardOutput ?? out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    process.standardInput = standardInput ?? FileHandle.nullDevice
 
     let exited = Eventually<(Int32, Bool)>()
     process.terminationHandler = { p in exited.fulfill((p.terminationStatus, p.terminationReason == .uncaughtSignal)) }

@@ -21,7 +21,9 @@ struct WatchCommand {
         let speed = try SourceOptions.speed(args, default: .factor(1))
         let nmea = args.has("--nmea")
         let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: nmea)
-        let context = WatchContext(terminal: terminal, source: manager.sourceDescription, paced: speed != .maximum)
+        // A pipe is live even at --speed max: what has arrived is shown before the next wait.
+        let live = SourceOptions.isLiveReplay(manager)
+        let context = WatchContext(terminal: terminal, source: manager.sourceDescription, paced: speed != .maximum || live)
         let output = try makeOutput(context, manager: manager)
         let service = LocationService(manager: manager)
         let done = DispatchSemaphore(value: 0)

@@ -21,6 +21,7 @@ struct WatchContext {
     let terminal: Terminal
     /// What the source is, for people: a device path, "gpsd at …", a capture path.
     let source: String
-    /// Paced output is for someone watching: show each report at once rather than buffering.
+    /// Paced output, or a live one (a receiver, a pipe), is for someone watching: show each
+    /// report at once rather than buffering.
     let paced: Bool
 }

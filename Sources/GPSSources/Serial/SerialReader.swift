@@ -292,8 +292,5 @@ final class SentenceWatch {
 /// Seconds on the monotonic clock.
 func now() -> Double { Clocks.monotonicSeconds }
 
-/// A poll timeout for `seconds` from now: rounded up (waking early would only poll again),
-/// never negative, at most an hour.
-func milliseconds(_ seconds: Double) -> Int32 {
-    Int32(max(0, min(ceil(seconds * 1000), 3_600_000)))
-}
+/// A poll timeout for `seconds` from now (see `Clocks.pollTimeout`).
+func milliseconds(_ seconds: Double) -> Int32 { Clocks.pollTimeout(seconds) }

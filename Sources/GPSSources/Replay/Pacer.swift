@@ -1,0 +1,38 @@
+import NMEA
+import GPSLocation
+
+/// Turns a capture's timestamps into wall-clock waits.
+struct Pacer {
+    let speed: ReplayManager.Speed
+    private var last: Int?
+    private var target = ContinuousClock.now
+
+    init(speed: ReplayManager.Speed) { self.speed = speed }
+
+    /// Seconds to wait before delivering a fix stamped `time`; nil for no wait.
+    mutating func delay(until time: FixTime?) -> Double? {
+        guard case .factor(let factor) = speed, factor > 0, let time else { return nil }
+        var ms = time.millisecondsSinceEpoch ?? time.time.milliseconds
+        let now = ContinuousClock.now
+        guard let last else {
+            self.last = ms
+            target = now
+            return nil
+        }
+        // Without a date, midnight looks like a jump back by a day.
+        if time.date == nil && ms < last - 43_200_000 { ms += 86_400_000 }
+        self.last = ms
+        // A jump back, or forward by more than a minute, is a gap in the capture, not a
+        // reason to sit still.
+        let step = ms - last
+        if step > 0 && step <= 60_000 {
+            // At most a minute of waiting per step, whatever the factor (a tiny factor must
+            // not overflow a Duration).
+            target = target + .milliseconds(min(Double(step) / factor, 60_000))
+        }
+        // Far behind (a slow consumer): catch up rather than rush through a backlog.
+        if now - target > .seconds(1) { target = now }
+        let wait = target - now
+        return Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+    }
+}
