@@ -40,6 +40,15 @@ if command -v gpsdecode >/dev/null; then
 else
   echo "gpsdecode not installed (apt-get install gpsd-clients) : no comparison"
 fi
+# The parse-only floor: minmea, a C parser that checks and parses every sentence it knows and
+# assembles nothing (built by path from ../shared/baselines, never copied here).
+base=../shared/baselines
+if [ -f "$base/minmea-all.c" ] && command -v cc >/dev/null; then
+  cc -O2 -I "$base/minmea" "$base/minmea-all.c" "$base/minmea/minmea.c" -o "$work/minmea-all"
+  m=$(IN="$work/big.nmea" best "$work/minmea-all")
+  echo "minmea (parse only, no epochs, no JSON): ${m}s, $(python3 -c "print(round($size/1e6/max($m,0.001)))") MB/s"
+  echo "gpsfix / minmea: $(python3 -c "print(round($g/max($m,0.001),2))")x the time"
+fi
 .build/release/nmea-bench "$work/one" 50
 
 # Instructions, not seconds: callgrind counts the same for the same binary and input whatever
