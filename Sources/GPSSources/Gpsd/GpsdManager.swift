@@ -26,14 +26,8 @@ public final class GpsdManager: LocationManagerInterface {
     public let forwardsSentences: Bool
 
     let relay = DelegateRelay()
-    private let runs = Mutex<Run?>(nil)
-
-    /// One run's stop flag: each start gets a fresh one.
-    final class Run: Sendable {
-        private let stopped = Atomic<Bool>(false)
-        func stop() { stopped.store(true, ordering: .releasing) }
-        var isStopped: Bool { stopped.load(ordering: .acquiring) }
-    }
+    let runs = SourceRuns(name: "gpsfix-gpsd")
+    typealias Run = SourceRuns.Run
 
     public init(host: String = "127.0.0.1", port: Int = 2947, watchdog: Double = 5, reconnect: Bool = true,
                 forwardsSentences: Bool = false) {
@@ -52,32 +46,11 @@ public final class GpsdManager: LocationManagerInterface {
     public var sourceDescription: String { "gpsd at \(host):\(port)" }
 
     public func startUpdatingLocation() {
-        let run = runs.withLock { current -> Run? in
-            guard current == nil else { return nil }
-            let run = Run()
-            current = run
-            return run
-        }
-        guard let run else { return }
-        spawnThread(name: "gpsfix-gpsd") { [self] in
-            GpsdSession(manager: self, run: run).main()
-            release(run)
-        }
-    }
-
-    /// Ended on its own (a failure): the next start begins a new run. Called before the
-    /// delegate hears of the failure, or a start that follows the news finds this run still
-    /// in place and is lost.
-    fileprivate func release(_ run: Run) {
-        runs.withLock { if $0 === run { $0 = nil } }
+        runs.start { [self] run in GpsdSession(manager: self, run: run).main() }
     }
 
     public func stopUpdatingLocation() {
-        let run = runs.withLock { current -> Run? in
-            defer { current = nil }
-            return current
-        }
-        run?.stop()
+        runs.stop()
     }
 }
 
@@ -231,7 +204,7 @@ private final class GpsdSession {
     }
 
     private func fail(_ error: LocationError) {
-        manager.release(run)
+        manager.runs.release(run)
         notify { $0.locationManager(manager, didFailWithError: error) }
     }
 

@@ -31,24 +31,8 @@ public final class ReplayManager: LocationManagerInterface {
 
     private let relay = DelegateRelay()
     let counted = StatisticsSnapshot()
-    /// The run in progress, if any. Each start gets a fresh one, so a run that is still
-    /// winding down after a stop neither blocks a new start nor leaves it a stale wake-up.
-    private let current = Mutex<Run?>(nil)
-
-    /// One replay's stop flag and the pipe that wakes it, whether it waits for bytes from a
-    /// pipe or sleeps between paced fixes.
-    final class Run: Sendable {
-        let stopped = Atomic<Bool>(false)
-        /// Nil when no pipe could be made: the run then fails at once.
-        let wakeup = Wakeup()
-
-        func stop() {
-            stopped.store(true, ordering: .releasing)
-            wakeup?.signal()
-        }
-
-        var isStopped: Bool { stopped.load(ordering: .acquiring) }
-    }
+    private let runs = SourceRuns(name: "gpsfix-replay")
+    typealias Run = SourceRuns.Run
 
     public convenience init(path: String, speed: Speed = .factor(1), loop: Bool = false, forwardsSentences: Bool = false,
                             acceptsSimulatedFixes: Bool = false) {
@@ -83,36 +67,17 @@ public final class ReplayManager: LocationManagerInterface {
     public var statistics: Statistics? { counted.value }
 
     public func startUpdatingLocation() {
-        let run = current.withLock { current -> Run? in
-            guard current == nil else { return nil }
-            let run = Run()
-            current = run
-            return run
-        }
-        guard let run else { return }
-        spawnThread(name: "gpsfix-replay") { [self] in
-            self.run(run)
-            release(run)
-        }
+        runs.start { [self] run in self.run(run) }
     }
 
     public func stopUpdatingLocation() {
-        let run = current.withLock { current -> Run? in
-            defer { current = nil }
-            return current
-        }
-        run?.stop()
-    }
-
-    /// Finished on its own: the next start begins a new run.
-    private func release(_ run: Run) {
-        current.withLock { if $0 === run { $0 = nil } }
+        runs.stop()
     }
 
     private func run(_ run: Run) {
         guard let delegate = relay.delegate else { return }
         let fail = { [self] (error: LocationError) in
-            release(run)
+            runs.release(run)
             delegate.locationManager(self, didFailWithError: error)
         }
         guard let wakeup = run.wakeup else {
@@ -149,7 +114,7 @@ public final class ReplayManager: LocationManagerInterface {
         guard !run.isStopped, let total else { return }
         // Released before the news: whoever starts the source again once told (a second
         // `fixes()` stream) must find no run in place, or that start is silently lost.
-        release(run)
+        runs.release(run)
         delegate.locationManager(self, didChangeStatus: .finished(total))
     }
 }

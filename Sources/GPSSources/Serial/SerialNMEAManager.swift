@@ -45,43 +45,11 @@ public final class SerialNMEAManager: LocationManagerInterface {
     let counted = StatisticsSnapshot()
     /// Bytes and sentences since the port was last opened.
     let received = ReceptionCount()
-    /// The run in progress, if any; each start gets a fresh one (as `ReplayManager`'s), and
-    /// the one before it, which may still be letting go of the port.
-    private let runs = Mutex<(current: Run?, previous: Run?)>((nil, nil))
+    let runs = SourceRuns(name: "gpsfix-serial")
+    typealias Run = SourceRuns.Run
     private let bytesHandler = Mutex<(@Sendable (UnsafeRawBufferPointer) -> Void)?>(nil)
     /// The rate in use, 0 while unknown.
     private let rate = Atomic<Int>(0)
-
-    /// One run's stop flag, the pipe that wakes its reader, and word of its end.
-    final class Run: Sendable {
-        let stopped = Atomic<Bool>(false)
-        private let ended = DispatchSemaphore(value: 0)
-        /// Nil when no pipe could be made: the reader then fails at once.
-        let wakeup: Wakeup?
-        let onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
-
-        init(onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?) {
-            wakeup = Wakeup()
-            self.onBytes = onBytes
-        }
-
-        func stop() {
-            stopped.store(true, ordering: .releasing)
-            wakeup?.signal()
-        }
-
-        var isStopped: Bool { stopped.load(ordering: .acquiring) }
-
-        /// Called by the reader when it has closed the port and will report nothing more.
-        func end() { ended.signal() }
-
-        /// Waits (at most `seconds`) for the reader to end. A stopped reader ends within
-        /// microseconds, but a start right after a stop must not find the port still held
-        /// (exclusively) by it.
-        func waitForEnd(seconds: Double) {
-            if ended.wait(timeout: .now() + seconds) == .success { ended.signal() }
-        }
-    }
 
     /// Where to look for stable names of the device to find it again after an unplug.
     let stableLinkDirectory: String
@@ -136,35 +104,12 @@ public final class SerialNMEAManager: LocationManagerInterface {
     }
 
     public func startUpdatingLocation() {
-        let handler = onBytes
-        let started = runs.withLock { runs -> (run: Run, previous: Run?)? in
-            guard runs.current == nil else { return nil }
-            let run = Run(onBytes: handler)
-            defer { runs = (run, nil) }
-            return (run, runs.previous)
-        }
-        guard let (run, previous) = started else { return }
-        spawnThread(name: "gpsfix-serial") { [self] in
-            previous?.waitForEnd(seconds: 2)
-            SerialReader(manager: self, run: run).main()
-            run.end()
-            runs.withLock { if $0.current === run { $0 = (nil, nil) } }
-        }
-    }
-
-    /// Ended on its own (a failure): the next start begins a new run. Called before the
-    /// delegate hears of the failure, or a start that follows the news finds this run still
-    /// in place and is lost; kept as the previous run, so that start waits for its reader.
-    func release(_ run: Run) {
-        runs.withLock { if $0.current === run { $0 = (nil, run) } }
+        // Every byte of this run goes to the handler set when it started.
+        let onBytes = self.onBytes
+        runs.start { [self] run in SerialReader(manager: self, run: run, onBytes: onBytes).main() }
     }
 
     public func stopUpdatingLocation() {
-        let run = runs.withLock { runs -> Run? in
-            guard let run = runs.current else { return nil }
-            runs = (nil, run)
-            return run
-        }
-        run?.stop()
+        runs.stop()
     }
 }

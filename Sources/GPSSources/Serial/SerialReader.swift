@@ -12,6 +12,8 @@ import GPSLocation
 final class SerialReader {
     private let manager: SerialNMEAManager
     private let run: SerialNMEAManager.Run
+    /// Where every byte read goes as well (`gpsfix record`), if anywhere.
+    private let onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
     private let path: String
     private let options: SerialNMEAManager.Options
     /// Where reads land; one allocation for the run.
@@ -22,9 +24,10 @@ final class SerialReader {
     static let firstRetry = 0.05
     static let longestRetry = 1.0
 
-    init(manager: SerialNMEAManager, run: SerialNMEAManager.Run) {
+    init(manager: SerialNMEAManager, run: SerialNMEAManager.Run, onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?) {
         self.manager = manager
         self.run = run
+        self.onBytes = onBytes
         path = manager.path
         options = manager.options
     }
@@ -190,11 +193,11 @@ final class SerialReader {
                             manager.received.settle(baud: trial.rate)
                             hunt = nil
                             watch.hunting = false
-                            held.withUnsafeBytes { run.onBytes?($0) }
+                            held.withUnsafeBytes { onBytes?($0) }
                             held = []
                         }
                     } else {
-                        run.onBytes?(chunk)
+                        onBytes?(chunk)
                         parser.parse(chunk, emit: emit)
                         manager.counted.update(from: parser)
                         manager.received.add(bytes: count, sentences: watch.accepted)
@@ -271,7 +274,7 @@ final class SerialReader {
     }
 
     private func fail(_ error: LocationError) {
-        manager.release(run)
+        manager.runs.release(run)
         notify { $0.locationManager(manager, didFailWithError: error) }
     }
 }
