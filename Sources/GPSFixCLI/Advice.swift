@@ -4,11 +4,18 @@ import GPSLocation
 /// library reports what arrived (`Reception`); which advice fits depends on it: a port that
 /// sends nothing is not a sky problem, and bytes that are not NMEA are not an antenna's.
 enum Advice {
-    /// The message for `error`: its description, and for a timeout the advice that fits what
-    /// arrived before it.
+    /// The message for `error`: what the library says happened, then what to do about it
+    /// with this command's options (the library knows no flags).
     static func message(for error: LocationError) -> String {
-        guard case .timeout(_, let heard) = error else { return error.description }
-        return error.description + " " + noFix(heard)
+        let advice: String? = switch error {
+        case .timeout(_, let heard): noFix(heard)
+        case .fileExists: "Choose another name, or overwrite it with --force."
+        case .deviceNotFound(let searched) where searched.count == 1: "'gpsfix devices' lists the ports there are."
+        case .deviceNotFound: "Plug one in, or name it with --device PATH."
+        case .deviceBusy: "Stop it, or read through it with --gpsd."
+        default: nil
+        }
+        return advice.map { error.description + " " + $0 } ?? error.description
     }
 
     /// Why no fix may have come, from what arrived.

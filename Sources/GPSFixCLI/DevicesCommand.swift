@@ -51,7 +51,7 @@ struct DevicesCommand {
             let verdict: String?
             switch event {
             case .sentence: verdict = "answers with NMEA" + (manager.baudRate.map { " at \($0) baud" } ?? "")
-            case .error(let error): verdict = "cannot be read: \(error)"
+            case .error(let error): verdict = "cannot be read: " + Advice.message(for: error)
             default: verdict = nil
             }
             if let verdict, answer.withLock({ a in defer { a = a ?? verdict }; return a == nil }) { done.signal() }

@@ -38,13 +38,13 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotLoop(let path):
             "\(path) is a pipe or FIFO: it can be read only once, so it cannot loop. Save it to a file to loop it."
         case .fileExists(let path):
-            "\(path) exists already. Choose another name, or overwrite it with --force."
+            "\(path) exists already."
         case .deviceNotFound(let searched) where searched.count == 1:
-            "\(searched[0]): no such device. Is the receiver plugged in? 'gpsfix devices' lists the ports there are."
+            "\(searched[0]): no such device. Is the receiver plugged in?"
         case .deviceNotFound(let searched):
-            "No GPS receiver found (searched \(searched.joined(separator: ", "))). Plug one in, or name it with --device PATH."
+            "No GPS receiver found (searched \(searched.joined(separator: ", ")))."
         case .deviceBusy(let path):
-            "\(path) is held by another process (often gpsd). Stop it, or read through it with --gpsd."
+            "\(path) is held by another process (often gpsd)."
         case .deviceGone(let path):
             "\(path) went away (unplugged?)."
         case .gpsdUnavailable(let host, let port, let reason):
