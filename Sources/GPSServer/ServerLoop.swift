@@ -15,7 +15,6 @@ extension GpsdServer {
 struct ServerLoop {
     let server: GpsdServer
     var clients: [Client] = []
-    var served = 0
     var acceptPausedUntil = 0.0
     var config: ServerConfiguration { server.configuration }
 
@@ -120,7 +119,6 @@ struct ServerLoop {
                 server.log("gpsfix: serve: refused \(peer): already serving \(config.maxClients) clients")
                 continue
             }
-            served += 1
             client.send(Reports.version(release: config.release), now: now)
             clients.append(client)
         }

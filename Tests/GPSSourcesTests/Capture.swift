@@ -4,8 +4,9 @@ import GPSTestSupport
 import GPSLocation
 import Synchronization
 
-/// A small 1 Hz capture: each epoch is RMC, GGA and GSA stamped 12:00:ss on 2019-04-12.
-enum TestCapture {
+/// A smaller 1 Hz capture than GPSTestSupport's `TestCapture` (no GSV): each epoch is RMC, GGA and
+/// GSA stamped 12:00:ss on 2019-04-12, so these tests count three sentences an epoch.
+enum SmallCapture {
     /// The sentences of the epoch `second` seconds after 12:00:00, framed, without line ends.
     static func epoch(_ second: Int) -> [String] {
         let t = "12" + pad(second / 60) + pad(second % 60) + ".00"

@@ -21,7 +21,7 @@ struct NMEASentenceTests {
         let parser = NMEAParser()
         var fixes: [Fix] = []
         let emit: (EngineEvent) -> Void = { if case .fix(let f) = $0 { fixes.append(f) } }
-        parser.parse(Array(TestCapture.text(epochs: 3, header: false).utf8), emit: emit)
+        parser.parse(Array(SmallCapture.text(epochs: 3, header: false).utf8), emit: emit)
         parser.finish(emit: emit)
         #expect(parser.statistics.sentences.decoded == 9)
         #expect(parser.statistics.sentences.badChecksum == 0)
@@ -39,7 +39,7 @@ struct ReplayManagerTests {
     func fixesInOrder() async throws {
         // Given
         let dir = try TemporaryDirectory()
-        let path = try dir.write("drive.nmea", TestCapture.text(epochs: 3))
+        let path = try dir.write("drive.nmea", SmallCapture.text(epochs: 3))
         let manager = ReplayManager(path: path, speed: .maximum)
         let sut = LocationService(manager: manager)
 
@@ -74,7 +74,7 @@ struct ReplayManagerTests {
     func finishesAndReplaysAgain() async throws {
         // Given
         let dir = try TemporaryDirectory()
-        let path = try dir.write("drive.nmea", TestCapture.text(epochs: 4, header: false))
+        let path = try dir.write("drive.nmea", SmallCapture.text(epochs: 4, header: false))
         let sut = LocationService(manager: ReplayManager(path: path, speed: .maximum))
 
         // When
@@ -91,7 +91,7 @@ struct ReplayManagerTests {
     func fetchCurrentLocation() async throws {
         // Given
         let dir = try TemporaryDirectory()
-        let path = try dir.write("drive.nmea", TestCapture.text(epochs: 3))
+        let path = try dir.write("drive.nmea", SmallCapture.text(epochs: 3))
         let sut = LocationService(manager: ReplayManager(path: path, speed: .factor(1)))
         let received = Eventually<Result<Fix, LocationError>>()
 
@@ -107,7 +107,7 @@ struct ReplayManagerTests {
     func forwardsSentences() async throws {
         // Given
         let dir = try TemporaryDirectory()
-        let path = try dir.write("drive.nmea", TestCapture.text(epochs: 2))
+        let path = try dir.write("drive.nmea", SmallCapture.text(epochs: 2))
         let sut = LocationService(manager: ReplayManager(path: path, speed: .maximum, forwardsSentences: true))
 
         // When
@@ -115,7 +115,7 @@ struct ReplayManagerTests {
 
         // Then
         let sentences = streamed.elements.compactMap { if case .sentence(let s) = $0 { s } else { nil } }
-        #expect(sentences == TestCapture.sentences(epochs: 2))
+        #expect(sentences == SmallCapture.sentences(epochs: 2))
     }
 
     @Test("The manager describes itself by its path and holds its delegate weakly")
@@ -142,7 +142,7 @@ struct ReplayManagerTests {
     func loops() async throws {
         // Given
         let dir = try TemporaryDirectory()
-        let path = try dir.write("drive.nmea", TestCapture.text(epochs: 3))
+        let path = try dir.write("drive.nmea", SmallCapture.text(epochs: 3))
         let sut = LocationService(manager: ReplayManager(path: path, speed: .maximum, loop: true))
         let wanted = 8
         let seen = Mutex<[LocationEvent]>([])
@@ -248,7 +248,7 @@ struct ReplayManagerTests {
     func pacing() async throws {
         // Given
         let dir = try TemporaryDirectory()
-        let path = try dir.write("drive.nmea", TestCapture.text(epochs: 3))
+        let path = try dir.write("drive.nmea", SmallCapture.text(epochs: 3))
         let clock = ContinuousClock()
 
         // When (each service is kept alive for its run: managers hold their delegate weakly)
@@ -277,7 +277,7 @@ struct ReplayManagerTests {
     func pacingIntervals() async throws {
         // Given
         let dir = try TemporaryDirectory()
-        let path = try dir.write("drive.nmea", TestCapture.text(epochs: 4))
+        let path = try dir.write("drive.nmea", SmallCapture.text(epochs: 4))
         let sut = LocationService(manager: ReplayManager(path: path, speed: .factor(5)))
         let clock = ContinuousClock()
         let arrivals = Mutex<[ContinuousClock.Instant]>([])
@@ -304,7 +304,7 @@ struct ReplayManagerTests {
     func stopMidReplay() async throws {
         // Given: a minute of capture replayed in real time
         let dir = try TemporaryDirectory()
-        let path = try dir.write("long.nmea", TestCapture.text(epochs: 60))
+        let path = try dir.write("long.nmea", SmallCapture.text(epochs: 60))
         let manager = ReplayManager(path: path, speed: .factor(1))
         let sut = LocationService(manager: manager)
         let events = sut.events()
@@ -328,7 +328,7 @@ struct ReplayManagerTests {
     func stopUpdatingLocationDirectly() async throws {
         // Given
         let dir = try TemporaryDirectory()
-        let path = try dir.write("long.nmea", TestCapture.text(epochs: 30))
+        let path = try dir.write("long.nmea", SmallCapture.text(epochs: 30))
         let manager = ReplayManager(path: path, speed: .factor(1))
         let recorder = RecordingDelegate()
         manager.delegate = recorder
@@ -357,7 +357,7 @@ struct ReplayManagerTests {
             NMEASentence.framed("GPGSV,2,1,05,04,45,120,40,05,30,200,35,09,60,300,42,12,10,050,20"),
             NMEASentence.framed("GPGSV,2,2,05,24,70,010,45"),
         ]
-        let lines = TestCapture.epoch(0) + gsv + TestCapture.epoch(1) + gsv
+        let lines = SmallCapture.epoch(0) + gsv + SmallCapture.epoch(1) + gsv
         let path = try dir.write("sky.nmea", lines.map { $0 + "\r\n" }.joined())
         let sut = LocationService(manager: ReplayManager(path: path, speed: .maximum))
 
@@ -378,7 +378,7 @@ struct ReplayManagerTests {
     func requestFromCompletion() async throws {
         // Given
         let dir = try TemporaryDirectory()
-        let path = try dir.write("drive.nmea", TestCapture.text(epochs: 3))
+        let path = try dir.write("drive.nmea", SmallCapture.text(epochs: 3))
         let sut = LocationService(manager: ReplayManager(path: path, speed: .factor(1)))
         let first = Eventually<Result<Fix, LocationError>>()
         let second = Eventually<Result<Fix, LocationError>>()
@@ -400,7 +400,7 @@ struct ReplayManagerTests {
     func pacingAfterRestart() async throws {
         // Given: a replay stopped by a request right after its first fix
         let dir = try TemporaryDirectory()
-        let path = try dir.write("drive.nmea", TestCapture.text(epochs: 3))
+        let path = try dir.write("drive.nmea", SmallCapture.text(epochs: 3))
         let manager = ReplayManager(path: path, speed: .factor(5))
         let sut = LocationService(manager: manager)
         let first = Eventually<Result<Fix, LocationError>>()

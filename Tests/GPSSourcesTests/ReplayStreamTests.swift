@@ -43,7 +43,7 @@ struct ReplayStreamTests {
 
     static let references: [Reference] = [
         // A three-line header (one line continued), then CRLF sentences.
-        Reference(name: "test capture", bytes: Array(TestCapture.text(epochs: 5).utf8)),
+        Reference(name: "test capture", bytes: Array(SmallCapture.text(epochs: 5).utf8)),
         // Junk, bad checksums and cut lines from a noisy serial line.
         Reference(name: "noisy-line.nmea", bytes: projectCapture("noisy-line.nmea")),
         // Ten epochs a second and four constellations' sky views.
@@ -80,7 +80,7 @@ struct ReplayStreamTests {
     func loopSkipsHeaderEachPass() async throws {
         // Given: the header is cut across chunks of 5 bytes
         let dir = try TemporaryDirectory()
-        let path = try dir.write("drive.nmea", TestCapture.text(epochs: 3))
+        let path = try dir.write("drive.nmea", SmallCapture.text(epochs: 3))
         let sut = ReplayManager(path: path, speed: .maximum, loop: true, forwardsSentences: false,
                                 acceptsSimulatedFixes: false, chunkSize: 5)
         let recorder = RecordingDelegate()
@@ -110,7 +110,7 @@ struct ReplayStreamTests {
         sut.delegate = recorder
         sut.startUpdatingLocation()
         let writer = try #require(await FIFO.Writer(path, within: patience))
-        writer.write(TestCapture.text(epochs: 3))
+        writer.write(SmallCapture.text(epochs: 3))
 
         // When: the writer holds the FIFO open, silent
         let early = await waitUntil(patience) { recorder.fixes.count >= 2 }
@@ -122,7 +122,7 @@ struct ReplayStreamTests {
         #expect(!whileOpen.contains { $0.isTerminal })
 
         // When: the rest arrives and the writer closes
-        writer.write(TestCapture.sentences(epochs: 5).dropFirst(9).map { $0 + "\r\n" }.joined())
+        writer.write(SmallCapture.sentences(epochs: 5).dropFirst(9).map { $0 + "\r\n" }.joined())
         writer.close()
         let ended = await waitUntil(patience) { recorder.ended }
 
@@ -185,7 +185,7 @@ struct ReplayStreamTests {
     func readsLiveInput() throws {
         let dir = try TemporaryDirectory()
         #expect(ReplayManager(path: try FIFO.make(in: dir)).readsLiveInput)
-        #expect(!ReplayManager(path: try dir.write("drive.nmea", TestCapture.text(epochs: 1))).readsLiveInput)
+        #expect(!ReplayManager(path: try dir.write("drive.nmea", SmallCapture.text(epochs: 1))).readsLiveInput)
         #expect(!ReplayManager(path: dir.path).readsLiveInput)
         #expect(!ReplayManager(path: dir.path + "/missing.nmea").readsLiveInput)
         #expect(ReplayManager(path: "-").sourceDescription == "standard input")

@@ -369,10 +369,11 @@ struct SerialNMEAManagerTests {
         // When the manager starts on it
         let refused = await start(SerialNMEAManager(path: pty.path, options: .init(baud: 9600)))
 
-        // Then it fails at once with .deviceBusy, whose message names gpsd and --gpsd
+        // Then it fails at once with .deviceBusy, whose message says who may hold it (the CLI
+        // adds what to do with its options)
         #expect(refused.errors == [.deviceBusy(path: pty.path)])
         #expect(refused.statuses.isEmpty)
-        #expect(refused.errors.first?.description.contains("--gpsd") == true)
+        #expect(refused.errors.first?.description.contains("held by another process (often gpsd)") == true)
 
         // When the holder is killed, which leaves the mode set with nobody holding the port
         kill(holder, SIGKILL)

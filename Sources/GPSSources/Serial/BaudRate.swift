@@ -16,9 +16,6 @@ enum BaudRate {
         table.first { speed_t($0.speed) == speed }?.rate
     }
 
-    /// Every rate that can be set, slowest first.
-    static var supported: [Int] { table.map(\.rate) }
-
     private static let table: [(rate: Int, speed: Int32)] = [
         (50, B50), (75, B75), (110, B110), (134, B134), (150, B150), (200, B200), (300, B300),
         (600, B600), (1200, B1200), (1800, B1800), (2400, B2400), (4800, B4800), (9600, B9600),

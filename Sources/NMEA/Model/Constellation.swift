@@ -8,12 +8,6 @@ public struct Talker: Hashable, Sendable, CustomStringConvertible {
         self.second = second
     }
 
-    public init(_ text: StaticString) {
-        precondition(text.utf8CodeUnitCount == 2)
-        first = text.utf8Start[0]
-        second = text.utf8Start[1]
-    }
-
     public var description: String { String(decoding: [first, second], as: UTF8.self) }
 
     /// The constellation this talker speaks for; nil for `GN` (combined) and others.
