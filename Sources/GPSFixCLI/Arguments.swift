@@ -9,11 +9,16 @@ struct OptionSpec: Sendable {
     let help: String
     /// The value may be left out (`--gpsd` alone means the default); it is then "".
     var valueIsOptional = false
+    /// Parsed but left out of help: an option the command refuses with a reason of its own,
+    /// which beats "unknown option" for a flag another command takes.
+    var isHidden = false
 
     static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, value: nil, help: help) }
     static func value(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: placeholder, help: help)
     }
+
+    static func hidden(_ name: String) -> OptionSpec { OptionSpec(name: name, value: nil, help: "", isHidden: true) }
 
     static func optionalValue(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: placeholder, help: help, valueIsOptional: true)

@@ -13,8 +13,8 @@ struct Command: Sendable {
         if !details.isEmpty { text += "\n\(details)\n" }
         if !options.isEmpty {
             text += "\nOptions:\n"
-            let width = options.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
-            for o in options + [.flag("--help", "Show this help.")] {
+            let width = options.filter({ !$0.isHidden }).map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
+            for o in options.filter({ !$0.isHidden }) + [.flag("--help", "Show this help.")] {
                 let left = o.name + (o.value.map { " " + $0 } ?? "")
                 text += "  " + left + String(repeating: " ", count: max(2, width - left.count + 2)) + o.help + "\n"
             }
@@ -46,11 +46,7 @@ enum Commands {
         name: "watch",
         summary: "Print fixes as they arrive.",
         usage: "gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea | --gpx | --view] [-n N] [-t]",
-        options: sourceOptions + [
-            .flag("--json", "Print gpsd's JSON reports (TPV and SKY), one a line, as 'gpspipe -w' does."),
-            .flag("--nmea", "Pass the sentences through unchanged (those with a good checksum), as 'gpspipe -r' does."),
-            .flag("--gpx", "Write a GPX 1.1 track of the fixes to stdout, closed properly on Ctrl-C."),
-            .flag("--view", "Show the live terminal view (the default when stdout is a terminal)."),
+        options: sourceOptions + OutputFormat.watchOptions + [
             .value("-n", "N", "Stop after N reports (lines; with --gpx, track points), as 'gpspipe -n' does."),
             .flag("-t", "Prefix each line with the UTC time it was written, as 'gpspipe -t' does."),
         ],
@@ -65,8 +61,7 @@ enum Commands {
         usage: "gpsfix [fix] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE] [--timeout S] [--json]",
         options: sourceOptions + [
             .value("--timeout", "S", "Give up after S seconds without a fix (default 30)."),
-            .flag("--json", "Print the fix as a gpsd TPV report."),
-        ],
+        ] + OutputFormat.fixOptions,
         positionals: 0,
         details: "Exits 0 with the fix, or 1 with the reason there is none; 130 when Ctrl-C (143 when\nSIGTERM) ends the wait.",
         run: { args, terminal in try FixCommand(args: args, terminal: terminal).run() }
@@ -76,8 +71,7 @@ enum Commands {
         name: "record",
         summary: "Record a receiver's output to a capture file (gpsfake format), or its fixes to a GPX track.",
         usage: "gpsfix record FILE [--device PATH] [--baud N] [--force]\n       gpsfix record --gpx FILE [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--force]",
-        options: sourceOptions + [
-            .value("--gpx", "FILE", "Write the fixes to FILE as a GPX 1.1 track instead of a raw capture (from any source)."),
+        options: sourceOptions + OutputFormat.recordOptions + [
             .flag("--force", "Overwrite FILE if it exists."),
         ],
         positionals: 1,

@@ -10,6 +10,7 @@ struct FixCommand {
     let terminal: Terminal
 
     func run() throws -> Int32 {
+        let format = try OutputFormat.forOneFix(args)
         let timeout = try SourceOptions.seconds(args, "--timeout", default: 30)
         let manager = try SourceOptions.manager(args, defaultSpeed: .maximum)
         let service = LocationService(manager: manager)
@@ -34,14 +35,14 @@ struct FixCommand {
         if case .failure = outcome, case let signal = interruption.load(ordering: .acquiring), signal != 0 {
             throw Interrupted(signal: signal, before: "a fix arrived")
         }
-        let fix = try outcome.get()
-        var w = ByteWriter()
-        if args.has("--json") {
-            GPSDJSON.tpv(fix, device: manager.sourceDescription, into: &w)
-        } else {
-            TextFormat.line(fix, into: &w)
-        }
-        terminal.print(String(decoding: w.bytes, as: UTF8.self))
+        var fix = try outcome.get()
+        // `fix` answers with one report, the fix itself (a TPV in JSON), as it always has:
+        // a script reading one JSON object keeps working when the receiver also sends GST.
+        fix.errorStatistics = nil
+        let context = WatchContext(terminal: terminal, source: manager.sourceDescription, paced: true)
+        let output = try format.make(OutputSetup(context: context))
+        _ = output.write(.fix(fix))
+        output.finish(nil)
         return 0
     }
 }

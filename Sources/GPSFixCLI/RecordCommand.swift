@@ -11,11 +11,11 @@ struct RecordCommand {
     let terminal: Terminal
 
     func run() throws -> Int32 {
-        if let gpx = args["--gpx"] {
+        if let (format, path) = OutputFormat.forFile(args) {
             guard args.positionals.isEmpty else {
                 throw UsageError(message: "record writes one file: FILE for a raw capture, or --gpx FILE for a GPX track, not both")
             }
-            return try recordGPX(into: gpx)
+            return try record(format, into: path)
         }
         guard let file = args.positionals.first else {
             throw UsageError(message: "name the file to record into: FILE for a raw capture, or --gpx FILE for a GPX track")
@@ -84,11 +84,12 @@ struct RecordCommand {
 extension RecordCommand {
     /// `record --gpx FILE`: each point on disk as it comes; the document closed at the end of a
     /// replay, on Ctrl-C or SIGTERM, or when the source fails.
-    private func recordGPX(into file: String) throws -> Int32 {
+    private func record(_ format: OutputFormat, into file: String) throws -> Int32 {
         let speed = try SourceOptions.speed(args, default: .factor(1))
         let manager = try SourceOptions.manager(args, defaultSpeed: speed)
         let source = manager.sourceDescription
-        let writer = try GPXFileWriter(path: file, source: source, overwrite: args.has("--force"))
+        guard let makeFile = format.makeFile else { preconditionFailure("\(format.title) is not kept in files") }
+        let writer = try makeFile(file, source, args.has("--force"))
         let service = LocationService(manager: manager)
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<LocationEvent?>(nil)
@@ -110,12 +111,12 @@ extension RecordCommand {
                 done.signal()
             }
         }
-        terminal.note("gpsfix: recording \(source) as a GPX track into \(file); Ctrl-C to stop")
+        terminal.note("gpsfix: recording \(source) as \(writer.kind) into \(file); Ctrl-C to stop")
         let interrupts = Interrupts { _ in service.stop() }
         withExtendedLifetime(service) { done.wait() }
         interrupts.cancel()
         let end = outcome.withLock { $0 }
-        if case .error? = end, writer.points == 0 {
+        if case .error? = end, writer.isEmpty {
             writer.discard()
         } else {
             do throws(LocationError) {
@@ -123,16 +124,13 @@ extension RecordCommand {
             } catch {
                 failure.withLock { $0 = $0 ?? error }
             }
-            terminal.note("gpsfix: \(count(writer.points, "point")) in \(count(writer.segments, "segment")) recorded in \(file)")
+            terminal.note("gpsfix: \(writer.contents) recorded in \(file)")
         }
         if let error = failure.withLock({ $0 }) { throw error }
         if case .error(let error)? = end { throw error }
         return 0
     }
 }
-
-/// "1 point", "2 points".
-private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
 /// `2026-11-30T06:10:00Z`, for capture headers.
 func utcNow() -> String {

@@ -100,6 +100,28 @@ public enum GPSDJSON {
         w.append("]}\n")
     }
 
+    /// A `GST` report: the receiver's error statistics for the epoch of `fix`, written after
+    /// its TPV as gpsd writes it; nothing when the epoch had no GST. Members the receiver left
+    /// empty are left out, as gpsd leaves them out.
+    public static func gst(_ fix: Fix, device: Device, into w: inout ByteWriter) {
+        guard let e = fix.errorStatistics else { return }
+        w.append("{\"class\":\"GST\"")
+        w.append(bytes: device.fragment)
+        if let t = fix.timestamp, t.date != nil {
+            w.append(",\"time\":\"")
+            appendISO8601(t, into: &w)
+            w.append(byte: 0x22)
+        }
+        optional(",\"rms\":", e.rms, 3, &w)
+        optional(",\"major\":", e.semiMajor, 3, &w)
+        optional(",\"minor\":", e.semiMinor, 3, &w)
+        optional(",\"orient\":", e.orientation, 3, &w)
+        optional(",\"lat\":", e.latitudeError, 3, &w)
+        optional(",\"lon\":", e.longitudeError, 3, &w)
+        optional(",\"alt\":", e.altitudeError, 3, &w)
+        w.append("}\n")
+    }
+
     /// `2019-04-12T00:39:56.000Z`; a leap second prints as `23:59:60`.
     public static func appendISO8601(_ t: FixTime, into w: inout ByteWriter) {
         if let d = t.date {

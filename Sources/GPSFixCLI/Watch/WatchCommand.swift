@@ -10,21 +10,17 @@ struct WatchCommand {
     let terminal: Terminal
 
     func run() throws -> Int32 {
-        let formats = ["--json", "--nmea", "--gpx", "--view"].filter { args.has($0) }
-        guard formats.count <= 1 else {
-            throw UsageError(message: "\(formats.joined(separator: " and ")) are different outputs: choose one")
-        }
-        if args.has("-t") && (args.has("--gpx") || args.has("--view")) {
-            throw UsageError(message: "-t stamps lines of text, JSON or NMEA; it does not apply to --gpx or --view")
-        }
+        // A person at a terminal gets the live view; a pipe or a file gets lines.
+        let format = try OutputFormat.forWatch(args, stdoutIsTerminal: isatty(terminal.out.fd) == 1)
         let limit = try SourceOptions.count(args, "-n")
         let speed = try SourceOptions.speed(args, default: .factor(1))
-        let nmea = args.has("--nmea")
-        let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: nmea)
+        let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: format.needsSentences)
         // A pipe is live even at --speed max: what has arrived is shown before the next wait.
         let live = SourceOptions.isLiveReplay(manager)
         let context = WatchContext(terminal: terminal, source: manager.sourceDescription, paced: speed != .maximum || live)
-        let output = try makeOutput(context, manager: manager)
+        // The live view shows the source's running counts (sentences, bad checksums) as they grow.
+        let setup = OutputSetup(context: context, timestamps: args.has("-t"), statistics: { [manager] in manager.statistics })
+        let output = try format.make(setup)
         let service = LocationService(manager: manager)
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<LocationEvent?>(nil)
@@ -57,19 +53,6 @@ struct WatchCommand {
         output.finish(end)
         if case .error(let error)? = end { throw error }
         return 0
-    }
-
-    private func makeOutput(_ context: WatchContext, manager: any LocationManagerInterface) throws -> any WatchOutput {
-        let timestamps = args.has("-t")
-        if args.has("--json") { return LineOutput(.json, context: context, timestamps: timestamps) }
-        if args.has("--nmea") { return LineOutput(.nmea, context: context, timestamps: timestamps) }
-        if args.has("--gpx") { return try GPXOutput(context: context) }
-        // A person at a terminal gets the live view; a pipe or a file gets lines.
-        if args.has("--view") || (isatty(terminal.out.fd) == 1 && !timestamps) {
-            // The view shows the source's running counts (sentences, bad checksums) as they grow.
-            return try LiveViewOutput(context: context, statistics: { [manager] in manager.statistics })
-        }
-        return LineOutput(.text, context: context, timestamps: timestamps)
     }
 }
 

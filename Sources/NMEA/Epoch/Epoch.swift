@@ -40,6 +40,7 @@ struct Epoch {
     var latitudeError: Double?
     var longitudeError: Double?
     var altitudeError: Double?
+    var errorStatistics: ErrorStatistics?
     var horizontalAccuracy: Double?
     var verticalAccuracy: Double?
     var sphericalError: Double?

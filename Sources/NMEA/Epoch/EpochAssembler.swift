@@ -285,6 +285,7 @@ public struct EpochAssembler: Sendable {
         fix.dop = epoch.dop
         if fix.dop.horizontal == nil { fix.dop.horizontal = epoch.ggaHDOP }
         fix.navigationalStatus = epoch.navigationalStatus
+        fix.errorStatistics = epoch.errorStatistics
         guard fix.mode >= .twoD, epoch.coordinate != nil else {
             if fix.mode >= .twoD && epoch.coordinate == nil { fix.mode = .noFix }
             return fix

@@ -32,6 +32,9 @@ public struct Fix: Equatable, Sendable {
     public var longitudeError: Double?
     /// Garmin's estimated position error (PGRME), metres.
     public var sphericalError: Double?
+    /// The epoch's GST, whole; nil when the epoch had none. Reported with or without a fix,
+    /// as gpsd reports a GST that the receiver sent before it had a solution.
+    public var errorStatistics: ErrorStatistics?
     public var navigationalStatus: NavigationalStatus?
     /// The stream began part-way through this epoch's cycle, so what the receiver sent before
     /// was missed (a 3D receiver's fix can look 2D without its GGA). Only a stream's first

@@ -38,5 +38,8 @@ extension GST: EpochInput {
         epoch.latitudeError = latitudeError
         epoch.longitudeError = longitudeError
         epoch.altitudeError = altitudeError
+        epoch.errorStatistics = ErrorStatistics(
+            rms: rms, semiMajor: semiMajor, semiMinor: semiMinor, orientation: orientation,
+            latitudeError: latitudeError, longitudeError: longitudeError, altitudeError: altitudeError)
     }
 }

@@ -25,3 +25,22 @@ struct WatchContext {
     /// report at once rather than buffering.
     let paced: Bool
 }
+
+/// A format kept in a file as it grows (`record --gpx FILE`): each event reaches the disk as it
+/// comes, and `finish` leaves a complete document. Called from the source's thread and the
+/// main thread, hence Sendable.
+protocol FileOutput: Sendable {
+    /// Writes what `event` adds; returns whether it added a report (a track point).
+    @discardableResult
+    func write(_ event: LocationEvent) throws(LocationError) -> Bool
+    /// Closes the document and the file. Later calls do nothing.
+    func finish() throws(LocationError)
+    /// Removes the file: the run failed before anything worth keeping.
+    func discard()
+    /// Nothing worth keeping has been written.
+    var isEmpty: Bool { get }
+    /// What the file holds, for the closing note: "5 points in 2 segments".
+    var contents: String { get }
+    /// What the file is, for the opening note: "a GPX track".
+    var kind: String { get }
+}

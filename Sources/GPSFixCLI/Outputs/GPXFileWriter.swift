@@ -9,7 +9,7 @@ import Synchronization
 /// power cut loses at most the closing tags; `finish` writes them, and the file is then a
 /// complete GPX document. Thread-safe: points come from the source's thread, `finish` from the
 /// main thread, possibly while an interrupted source is still handing over its last event.
-final class GPXFileWriter: Sendable {
+final class GPXFileWriter: FileOutput {
     let path: String
     private let file: CaptureWriter
     private let state: Mutex<State>
@@ -72,6 +72,10 @@ final class GPXFileWriter: Sendable {
     var points: Int { state.withLock { $0.keptPoints } }
     var segments: Int { state.withLock { $0.keptSegments } }
 
+    var isEmpty: Bool { points == 0 }
+    var contents: String { "\(count(points, "point")) in \(count(segments, "segment"))" }
+    var kind: String { "a GPX track" }
+
     private func flush(_ s: inout State) throws(LocationError) {
         guard !s.buffer.isEmpty else { return }
         defer { s.buffer.removeAll() }
@@ -92,3 +96,6 @@ final class GPXFileWriter: Sendable {
         s.keptSegments = s.track.segments
     }
 }
+
+/// "1 point", "2 points".
+private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

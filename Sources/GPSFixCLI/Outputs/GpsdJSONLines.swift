@@ -1,0 +1,30 @@
+import GPSLocation
+import GPSOutput
+
+/// `--json`: gpsd's reports as `gpspipe -w` prints them — a TPV per epoch, followed by the
+/// epoch's GST when the receiver sent one, and a SKY per cycle that listed satellites.
+struct GpsdJSONLines: LineFormat {
+    private let tag: GPSDJSON.Device
+
+    init(source: String) {
+        tag = GPSDJSON.Device(source)
+    }
+
+    func write(_ event: LocationEvent, into w: inout ByteWriter, startLine: (inout ByteWriter) -> Void) -> Int {
+        switch event {
+        case .fix(let fix):
+            startLine(&w)
+            GPSDJSON.tpv(fix, device: tag, into: &w)
+            guard fix.errorStatistics != nil else { return 1 }
+            startLine(&w)
+            GPSDJSON.gst(fix, device: tag, into: &w)
+            return 2
+        case .sky(let sky):
+            startLine(&w)
+            GPSDJSON.sky(sky, device: tag, into: &w)
+            return 1
+        default:
+            return 0
+        }
+    }
+}

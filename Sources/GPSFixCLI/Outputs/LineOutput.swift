@@ -1,0 +1,64 @@
+import GPSSystem
+import Glibc
+import GPSLocation
+import GPSOutput
+
+/// How one line-oriented format spells an event: as whole lines, or not at all.
+protocol LineFormat {
+    /// Appends the lines `event` makes to `w`, calling `startLine` before each (it writes
+    /// `-t`'s stamp), and returns how many: what `-n N` counts.
+    func write(_ event: LocationEvent, into w: inout ByteWriter, startLine: (inout ByteWriter) -> Void) -> Int
+    /// The run's summary goes to stderr at the end: for text, which a person reads; a pipe of
+    /// JSON or NMEA is for programs.
+    var endsWithSummary: Bool { get }
+}
+
+extension LineFormat {
+    var endsWithSummary: Bool { false }
+}
+
+/// The line-oriented outputs, as `gpspipe` prints them: one report a line, each optionally
+/// prefixed with the UTC time it was written, so a pipe or a log gets whole lines.
+final class LineOutput: WatchOutput {
+    private let format: any LineFormat
+    private let context: WatchContext
+    private let timestamps: Bool
+
+    init(_ format: any LineFormat, setup: OutputSetup) {
+        self.format = format
+        context = setup.context
+        timestamps = setup.timestamps
+    }
+
+    var failed: Bool { context.terminal.out.failed }
+
+    func write(_ event: LocationEvent) -> Int {
+        if case .status(let status) = event {
+            // Unplugged, reconnecting, stale: said on stderr, so piped output stays clean.
+            if let text = describe(status, source: context.source) { context.terminal.note("gpsfix: " + text) }
+            return 0
+        }
+        let out = context.terminal.out
+        let stamp = timestamps
+        let lines = format.write(event, into: &out.writer) { w in
+            if stamp { Self.stamp(&w) }
+        }
+        if lines > 0 { out.commit(flushNow: context.paced) }
+        return lines
+    }
+
+    func finish(_ end: LocationEvent?) {
+        context.terminal.out.flush()
+        // The summary speaks of output delivered; after a failed write it would mislead, and a
+        // reader that went away (`| head -1`) wants quiet.
+        if format.endsWithSummary, !failed, case .status(.finished(let statistics))? = end {
+            context.terminal.note(Summary.line(statistics, source: context.source))
+        }
+    }
+
+    /// `2026-11-30T07:10:00.123Z: `, the wall-clock time of writing, as `gpspipe -t` does.
+    private static func stamp(_ w: inout ByteWriter) {
+        GPSDJSON.appendISO8601(unixSeconds: Clocks.wallSeconds, into: &w)
+        w.append(": ")
+    }
+}
