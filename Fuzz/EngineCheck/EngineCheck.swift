@@ -93,10 +93,21 @@ struct Checker: ~Copyable {
             within(name, value, 0.0...Double.greatestFiniteMagnitude)
         }
         if let t = fix.timestamp { check(t) }
+        if let e = fix.errorStatistics {
+            for (name, value) in [("GST rms", e.rms), ("GST semi-major", e.semiMajor), ("GST semi-minor", e.semiMinor),
+                                  ("GST latitude error", e.latitudeError), ("GST longitude error", e.longitudeError),
+                                  ("GST altitude error", e.altitudeError)] {
+                within(name, value, Bounds.accuracy)
+            }
+            within("GST orientation", e.orientation, Bounds.orientation)
+        }
 
         writer.removeAll()
         GPSDJSON.tpv(fix, device: "fuzz", into: &writer)
         checkText("TPV")
+        writer.removeAll()
+        GPSDJSON.gst(fix, device: GPSDJSON.Device("fuzz"), into: &writer)
+        checkText("GST")
         writer.removeAll()
         TextFormat.line(fix, into: &writer)
         checkText("text")

@@ -40,6 +40,7 @@ struct RangeTests {
         Case(body: "GPZDA,123519,30,02,2024,00,00") { if let x = $0 as? ZDA { x.date.map { Double($0.year) } } else { nil } },
         Case(body: "GPVTG,400.0,T,,M,5.20,N,9.63,K,A") { if let x = $0 as? VTG { x.course } else { nil } },
         Case(body: "GPGST,123519,1.2,2.0,1.0,45.0,-1.0,1.0,2.0") { if let x = $0 as? GST { x.latitudeError } else { nil } },
+        Case(body: "GPGST,123519,1.2,2.0,1.0,-181.0,1.0,1.0,2.0") { if let x = $0 as? GST { x.orientation } else { nil } },
         Case(body: "PGRME,-15.0,M,45.0,M,25.0,M") { if let x = $0 as? PGRME { x.horizontalError } else { nil } },
     ])
     func refused(_ c: Case) throws {
@@ -73,6 +74,13 @@ struct RangeTests {
         let sky = try #require(events.skies.first)
         #expect(sky.satellites.map(\.elevation) == [90, -90])
         #expect(sky.satellites.map(\.snr) == [99, 0])
+    }
+
+    @Test("an error ellipse SkyTraq orients from -180 is kept as written, as gpsd keeps it")
+    func negativeOrientation() throws {
+        let gst = try #require(decoded("GPGST,213122.000,15.7,22.8,11.6,-1.1,0.4,0.6,1.3") as? GST)
+        #expect(gst.orientation == -1.1)
+        #expect(gst.outOfRange == 0)
     }
 
     @Test("a hemisphere that is neither is no position")

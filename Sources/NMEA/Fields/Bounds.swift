@@ -25,8 +25,9 @@ public enum Bounds {
     public static let dop = 0.0.nextUp..<1_000.0
     /// Metres, one sigma (GST, GBS, PUBX, PGRME); u-blox reports up to 4 294 967 m before a fix.
     public static let accuracy = 0.0...10_000_000.0
-    /// Degrees of an error ellipse's orientation, from true north.
-    public static let orientation = 0.0..<360.0
+    /// Degrees of an error ellipse's orientation, from true north; some receivers (SkyTraq)
+    /// write it from −180, and gpsd passes that on as written.
+    public static let orientation = -180.0..<360.0
     /// Satellites used in a solution or listed in view: gpsd's MAXCHANNELS.
     public static let satellites = 0...140
     /// Degrees above the horizon.
