@@ -38,7 +38,7 @@ struct RecordCommand {
         fields.append(("Program", "gpsfix \(GPSFixCLI.version)"))
         let writer = try CaptureWriter(path: file, header: CaptureHeader(fields: fields), overwrite: args.has("--force"))
         let failure = Mutex<LocationError?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let sourceRun = SourceRun(LocationService(manager: manager))
         manager.onBytes = { bytes in
             do throws(LocationError) {
                 try writer.write(bytes)
@@ -46,29 +46,20 @@ struct RecordCommand {
                 // The disk is full or gone: end the run now, not at the source's next event,
                 // which a receiver speaking a binary protocol never causes.
                 let first = failure.withLock { f in defer { f = f ?? error }; return f == nil }
-                if first { done.signal() }
+                if first { sourceRun.end() }
             }
         }
-        let service = LocationService(manager: manager)
-        let outcome = Mutex<LocationEvent?>(nil)
         let path = manager.path
         let note = UncheckedBox(terminal)
-        service.subscribe { event in
+        terminal.note("gpsfix: recording \(path) into \(file); Ctrl-C to stop")
+        let (end, _) = sourceRun.run { event in
             if case .status(let status) = event, let text = describe(status, source: path, reception: manager.reception) {
                 note.value.note("gpsfix: " + text)
             }
-            if event.isTerminal {
-                outcome.withLock { $0 = $0 ?? event }
-                done.signal()
-            }
         }
-        terminal.note("gpsfix: recording \(path) into \(file); Ctrl-C to stop")
-        let interrupts = Interrupts { _ in done.signal() }
-        withExtendedLifetime(service) { done.wait() }
-        interrupts.cancel()
-        service.stop()
+        sourceRun.service.stop()
         writer.close()
-        if case .error(let error)? = outcome.withLock({ $0 }), writer.bytesWritten == 0 {
+        if case .error(let error)? = end, writer.bytesWritten == 0 {
             // Failed before a byte was kept (a rate never found, a port gone at once): a file
             // of header only would just stand in the way of the next try.
             unlink(file)
@@ -76,7 +67,7 @@ struct RecordCommand {
         }
         terminal.note("gpsfix: \(writer.bytesWritten) bytes recorded in \(file)")
         if let error = failure.withLock({ $0 }) { throw error }
-        if case .error(let error)? = outcome.withLock({ $0 }) { throw error }
+        if case .error(let error)? = end { throw error }
         return 0
     }
 }
@@ -91,11 +82,10 @@ extension RecordCommand {
         guard let makeFile = format.makeFile else { preconditionFailure("\(format.title) is not kept in files") }
         let writer = try makeFile(file, source, args.has("--force"))
         let service = LocationService(manager: manager)
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<LocationEvent?>(nil)
         let failure = Mutex<LocationError?>(nil)
         let note = UncheckedBox(terminal)
-        service.subscribe { event in
+        terminal.note("gpsfix: recording \(source) as \(writer.kind) into \(file); Ctrl-C to stop")
+        let (end, _) = SourceRun(service).run { event in
             if case .status(let status) = event, let text = describe(status, source: source, reception: manager.reception) {
                 note.value.note("gpsfix: " + text)
             }
@@ -106,16 +96,7 @@ extension RecordCommand {
                 failure.withLock { $0 = $0 ?? error }
                 service.stop()
             }
-            if event.isTerminal {
-                outcome.withLock { $0 = $0 ?? event }
-                done.signal()
-            }
         }
-        terminal.note("gpsfix: recording \(source) as \(writer.kind) into \(file); Ctrl-C to stop")
-        let interrupts = Interrupts { _ in service.stop() }
-        withExtendedLifetime(service) { done.wait() }
-        interrupts.cancel()
-        let end = outcome.withLock { $0 }
         if case .error? = end, writer.isEmpty {
             writer.discard()
         } else {

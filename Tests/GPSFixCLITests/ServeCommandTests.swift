@@ -212,6 +212,15 @@ struct ServeLifecycleTests {
         let dir = try TemporaryDirectory()
         let serve = try await ServeProcess(["--replay", try dir.drive(epochs: 3), "--loop", "--speed", "5"],
                                            launcher: ["/usr/bin/prlimit", "--nofile=16:16"])
+        // The replay opens its capture on its own thread: wait until it reports, so that the
+        // clients below take the descriptors left, not the one the capture needs.
+        do {
+            let probe = try LineClient(port: serve.port)
+            probe.send("?WATCH={\"enable\":true,\"json\":true};")
+            var sawTPV = false
+            while let line = probe.readLine(within: 5), !sawTPV { sawTPV = line.contains("\"class\":\"TPV\"") }
+            try #require(sawTPV, "\(serve.stderr)")
+        }
         var clients = try (0..<30).map { _ in try LineClient(port: serve.port) }
         #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("cannot take a new client") }, "\(serve.stderr)")
 

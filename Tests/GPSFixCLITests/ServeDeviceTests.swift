@@ -30,6 +30,9 @@ struct ServeDeviceTests {
         var socat = try PtyPair(device: device, feed: feed)
         defer { socat.stop() }
         let serve = try await ServeProcess(["--device", device, "--baud", "9600"])
+        // The port opens on the source's thread while the server already listens: a watch sent
+        // before it opened would rightly list no device yet.
+        try #require(await waitUntil(.seconds(5)) { serve.stderr.contains("open, waiting for a fix") }, "\(serve.stderr)")
         let client = try LineClient(port: serve.port)
         client.send("?WATCH={\"enable\":true,\"json\":true};")
         var feeding = Self.feeding(feed, from: 0)

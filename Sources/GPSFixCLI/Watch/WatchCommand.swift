@@ -22,15 +22,13 @@ struct WatchCommand {
         let setup = OutputSetup(context: context, timestamps: args.has("-t"), statistics: { [manager] in manager.statistics })
         let output = try format.make(setup)
         let service = LocationService(manager: manager)
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<LocationEvent?>(nil)
         // The output is written by one thread at a time: the source's, or the one that stops
         // it (Ctrl-C), which may deliver the end while the source is still mid-report. After
         // the end, and once `finish` has begun, nothing more is written.
         let gate = Mutex(Gate())
         let box = UncheckedBox(output)
-
-        service.subscribe { event in
+        // Ctrl-C or SIGTERM stop the source; the output is then closed properly, exit 0.
+        let (end, _) = SourceRun(service).run { event in
             let stop = gate.withLock { g -> Bool in
                 guard !g.closed else { return false }
                 g.written += box.value.write(event)
@@ -38,17 +36,7 @@ struct WatchCommand {
                 return limit.map { g.written >= $0 } ?? false || box.value.failed
             }
             if stop { service.stop() }
-            if event.isTerminal {
-                outcome.withLock { $0 = $0 ?? event }
-                done.signal()
-            }
         }
-        // Ctrl-C or SIGTERM: stop the source, close the output properly, exit 0.
-        let interrupts = Interrupts { _ in service.stop() }
-        // The manager holds its delegate weakly: keep the service alive until the run ends.
-        withExtendedLifetime(service) { done.wait() }
-        interrupts.cancel()
-        let end = outcome.withLock { $0 }
         gate.withLock { $0.closed = true }
         output.finish(end)
         if case .error(let error)? = end { throw error }
