@@ -38,8 +38,9 @@ struct LiveViewTests {
     ], dop: DilutionOfPrecision(position: 2.5, horizontal: 1.3, vertical: 2.1))
 
     /// A view that has seen `events`, the first at t = 100 s.
-    func view(_ events: [LocationEvent], source: String = "/dev/ttyACM0", unicode: Bool = true) -> LiveView {
-        var view = LiveView(source: source, unicode: unicode)
+    func view(_ events: [LocationEvent], source: String = "/dev/ttyACM0", kind: SourceKind = .receiver,
+              unicode: Bool = true) -> LiveView {
+        var view = LiveView(source: source, kind: kind, unicode: unicode)
         for event in events { view.apply(event, at: 100) }
         return view
     }
@@ -138,18 +139,25 @@ struct LiveViewTests {
         #expect(view([]).statusText == "waiting for fix", "a replay says nothing until its first fix")
     }
 
+    @Test("The kind of source comes from the manager built, not from its name")
+    func sourceKinds() {
+        #expect(SourceKind(GpsdManager(host: "gpsd-box")) == .gpsd)
+        #expect(SourceKind(ReplayManager(path: "gpsd at 127.0.0.1:2947")) == .capture)
+        #expect(SourceKind(SerialNMEAManager(path: "/dev/ttyACM0")) == .receiver)
+    }
+
     @Test("An unplugged receiver and a lost gpsd say so, and the last fix stays with its age",
           arguments: [
-              ("/dev/ttyACM0", SourceStatus.disconnected(reason: "/dev/ttyACM0 hung up"), "device unplugged — waiting"),
-              ("/dev/ttyACM0", .reconnecting(attempt: 3), "device unplugged — waiting (attempt 3)"),
-              ("gpsd at 127.0.0.1:2947", .disconnected(reason: "connection closed"), "gpsd went away — waiting"),
-              ("gpsd at 127.0.0.1:2947", .reconnecting(attempt: 2), "gpsd reconnecting (attempt 2)"),
-              ("/dev/ttyUSB0", .stale(seconds: 5.2), "nothing received for 5 s"),
-              ("drive.nmea", .stopped, "stopped"),
+              ("/dev/ttyACM0", SourceKind.receiver, SourceStatus.disconnected(reason: "/dev/ttyACM0 hung up"), "device unplugged — waiting"),
+              ("/dev/ttyACM0", .receiver, .reconnecting(attempt: 3), "device unplugged — waiting (attempt 3)"),
+              ("gpsd at 127.0.0.1:2947", .gpsd, .disconnected(reason: "connection closed"), "gpsd went away — waiting"),
+              ("gpsd at 127.0.0.1:2947", .gpsd, .reconnecting(attempt: 2), "gpsd reconnecting (attempt 2)"),
+              ("/dev/ttyUSB0", .receiver, .stale(seconds: 5.2), "nothing received for 5 s"),
+              ("drive.nmea", .capture, .stopped, "stopped"),
           ])
-    func statuses(source: String, status: SourceStatus, expected: String) throws {
+    func statuses(source: String, kind: SourceKind, status: SourceStatus, expected: String) throws {
         // Given
-        let view = view([.fix(Self.fix), .status(status)], source: source)
+        let view = view([.fix(Self.fix), .status(status)], source: source, kind: kind)
 
         // When
         let lines = view.lines(now: 110, width: 100, height: 40)

@@ -21,6 +21,8 @@ struct WatchContext {
     let terminal: Terminal
     /// What the source is, for people: a device path, "gpsd at …", a capture path.
     let source: String
+    /// What it is, for words that depend on it.
+    var kind: SourceKind = .receiver
     /// Paced output, or a live one (a receiver, a pipe), is for someone watching: show each
     /// report at once rather than buffering.
     let paced: Bool

@@ -7,6 +7,9 @@ import GPSLocation
 struct LiveView: Sendable {
     /// What the source is: a device path, "gpsd at …", a capture path.
     let source: String
+    /// What kind of source it is: its statuses read differently (a device is unplugged, gpsd
+    /// goes away).
+    let kind: SourceKind
     /// Block and box-drawing characters; plain ASCII where the terminal's locale is not UTF-8.
     let unicode: Bool
 
@@ -22,8 +25,9 @@ struct LiveView: Sendable {
     /// What the engine counted, when the source shares it (a gpsd source does not).
     private(set) var tally: Tally?
 
-    init(source: String, unicode: Bool) {
+    init(source: String, kind: SourceKind = .receiver, unicode: Bool) {
         self.source = source
+        self.kind = kind
         self.unicode = unicode
     }
 
@@ -109,7 +113,7 @@ struct LiveView: Sendable {
     /// What the source is doing, in the words of someone watching it.
     var statusText: String {
         if let failure { return "failed: \(failure)" }
-        let gpsd = source.hasPrefix("gpsd ")
+        let gpsd = kind == .gpsd
         switch status {
         case .disconnected?:
             return gpsd ? "gpsd went away — waiting" : "device unplugged — waiting"

@@ -88,7 +88,7 @@ final class LiveViewPainter: Sendable {
     private let broken = Atomic<Bool>(false)
 
     init(context: WatchContext, statistics: (@Sendable () -> Statistics?)?) {
-        model = Mutex(Model(view: LiveView(source: context.source, unicode: TerminalScreen.speaksUTF8)))
+        model = Mutex(Model(view: LiveView(source: context.source, kind: context.kind, unicode: TerminalScreen.speaksUTF8)))
         screen = Mutex(TerminalScreen(terminal: context.terminal))
         self.statistics = statistics
     }

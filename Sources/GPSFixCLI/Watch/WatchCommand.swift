@@ -17,7 +17,8 @@ struct WatchCommand {
         let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: format.needsSentences)
         // A pipe is live even at --speed max: what has arrived is shown before the next wait.
         let live = SourceOptions.isLiveReplay(manager)
-        let context = WatchContext(terminal: terminal, source: manager.sourceDescription, paced: speed != .maximum || live)
+        let context = WatchContext(terminal: terminal, source: manager.sourceDescription, kind: SourceKind(manager),
+                                   paced: speed != .maximum || live)
         // The live view shows the source's running counts (sentences, bad checksums) as they grow.
         let setup = OutputSetup(context: context, timestamps: args.has("-t"), statistics: { [manager] in manager.statistics })
         let output = try format.make(setup)
