@@ -76,13 +76,22 @@ public final class GpsdServer: Sendable {
     public func publish(_ event: LocationEvent) {
         var w = ByteWriter(capacity: 2048)
         let item: Outgoing
+        // What ?POLL answers with later: the last TPV and SKY, each alone.
+        var lastTPV: [UInt8]?, lastSKY: [UInt8]?
         switch event {
         case .fix(let fix):
             GPSDJSON.tpv(fix, device: tag, into: &w)
-            item = .report(Self.crlf(w.bytes))
+            let tpv = Self.crlf(w.bytes)
+            w.removeAll()
+            // gpsd writes the epoch's GST after its TPV, for watchers of its JSON.
+            GPSDJSON.gst(fix, device: tag, into: &w)
+            item = .report(w.isEmpty ? tpv : tpv + Self.crlf(w.bytes))
+            lastTPV = tpv
         case .sky(let sky):
             GPSDJSON.sky(sky, device: tag, into: &w)
-            item = .report(Self.crlf(w.bytes))
+            let line = Self.crlf(w.bytes)
+            item = .report(line)
+            lastSKY = line
         case .sentence(let line):
             w.append(line)
             w.append("\r\n")
@@ -110,11 +119,8 @@ public final class GpsdServer: Sendable {
             // Data after a start or a reconnect: the device is (back) in service. Watchers
             // are told with a DEVICE, as gpsd tells them when a receiver is plugged in.
             if !item.isDeviceNews { activate(&s, now: now) }
-            switch item {
-            case .report(let line) where line.starts(with: Self.tpvPrefix): s.lastTPV = line
-            case .report(let line): s.lastSKY = line
-            default: break
-            }
+            if let lastTPV { s.lastTPV = lastTPV }
+            if let lastSKY { s.lastSKY = lastSKY }
             // The loop drains this every few milliseconds; a backlog this long means it is
             // stuck, and the source must not grow memory waiting for it.
             if s.pending.count >= 10_000 {
@@ -156,8 +162,6 @@ public final class GpsdServer: Sendable {
         shared.withLock { $0.stopping = true }
         wake.signal()
     }
-
-    private static let tpvPrefix = Array("{\"class\":\"TPV\"".utf8)
 
     /// gpsd ends each line with CR LF; `GPSDJSON` writes LF for files and pipes.
     private static func crlf(_ line: [UInt8]) -> [UInt8] {

@@ -1,4 +1,5 @@
 import Foundation
+import NMEA
 @testable import GPSServer
 import GPSOutput
 import GPSTestSupport
@@ -100,6 +101,34 @@ struct GpsdServerTests {
         let tpv = try #require((poll["tpv"] as? [[String: Any]])?.first)
         #expect(tpv["time"] as? String == "2019-04-12T12:00:01.000Z")
         #expect((poll["sky"] as? [[String: Any]])?.first?["nSat"] as? Int == 5)
+        #expect(await harness.stop())
+    }
+
+    @Test("A fix with the receiver's error statistics is followed by gpsd's GST; ?POLL still answers with the TPV alone")
+    func gstAfterTPV() async throws {
+        // Given a watcher, and a fix whose epoch had a GST
+        let harness = try ServerHarness()
+        let watcher = try harness.watcher()
+        var fix = Sample.fix
+        fix.errorStatistics = ErrorStatistics(rms: 1.3, semiMajor: 2.1, semiMinor: 1.2, orientation: 40.9,
+                                              latitudeError: 1.5, longitudeError: 1.1, altitudeError: 3.2)
+
+        // When it is published
+        harness.server.publish(.fix(fix))
+        let lines = watcher.readLines(3)
+
+        // Then the TPV comes first and the GST right after it, as gpsd sends them
+        let tpv = lines.firstIndex { $0.hasPrefix("{\"class\":\"TPV\"") }
+        let gst = try #require(lines.firstIndex { $0.hasPrefix("{\"class\":\"GST\"") }, "\(lines)")
+        #expect(tpv.map { $0 + 1 } == gst)
+        #expect(lines[gst].contains("\"rms\":1.300") && lines[gst].contains("\"orient\":40.900"), "\(lines[gst])")
+        // And a poll's TPV is the TPV, not the pair
+        let client = try harness.client()
+        _ = client.readLine()
+        client.send("?POLL;\n")
+        let reply = try #require(client.readLine())
+        let poll = try #require(try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any])
+        #expect((poll["tpv"] as? [[String: Any]])?.count == 1)
         #expect(await harness.stop())
     }
 
