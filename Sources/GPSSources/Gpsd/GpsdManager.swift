@@ -27,7 +27,6 @@ public final class GpsdManager: LocationManagerInterface {
 
     let relay = DelegateRelay()
     let runs = SourceRuns(name: "gpsfix-gpsd")
-    typealias Run = SourceRuns.Run
 
     public init(host: String = "127.0.0.1", port: Int = 2947, watchdog: Double = 5, reconnect: Bool = true,
                 forwardsSentences: Bool = false) {
@@ -46,7 +45,9 @@ public final class GpsdManager: LocationManagerInterface {
     public var sourceDescription: String { "gpsd at \(host):\(port)" }
 
     public func startUpdatingLocation() {
-        runs.start { [self] run in GpsdSession(manager: self, run: run).main() }
+        runs.start { [self] run in
+            GpsdSession(manager: self, reporter: RunReporter(manager: self, relay: relay, runs: runs, run: run)).main()
+        }
     }
 
     public func stopUpdatingLocation() {
@@ -57,21 +58,22 @@ public final class GpsdManager: LocationManagerInterface {
 /// One run of a `GpsdManager`, on its own thread: connect, read, reconnect, until stopped or
 /// failed. Owns the one `gps_data_t` of the run, which never moves.
 private final class GpsdSession {
-    static let firstRetry = 0.25
-    static let longestRetry = 4.0
+    /// Back-off between attempts to reach gpsd again.
+    static let reconnection = Reconnection(first: 0.25, longest: 4.0)
     /// How long one gps_waiting may block before the stop flag is looked at again.
     static let waitSlice: Int32 = 100_000 // microseconds
 
     let manager: GpsdManager
-    let run: GpsdManager.Run
+    let reporter: RunReporter
+    var run: SourceRuns.Run { reporter.run }
     let data: UnsafeMutablePointer<gps_data_t>
     /// Where gps_read copies the line it read, to pass sentences on; nil when not wanted.
     let message: UnsafeMutablePointer<CChar>?
     static let messageCapacity: Int32 = 1024
 
-    init(manager: GpsdManager, run: GpsdManager.Run) {
+    init(manager: GpsdManager, reporter: RunReporter) {
         self.manager = manager
-        self.run = run
+        self.reporter = reporter
         message = manager.forwardsSentences ? .allocate(capacity: Int(Self.messageCapacity)) : nil
         data = .allocate(capacity: 1)
         // Zeroed in place, never assigned a value (that would be a copy of 24 KB).
@@ -105,7 +107,16 @@ private final class GpsdSession {
                 guard manager.reconnect else {
                     return fail(.gpsdUnavailable(host: manager.host, port: manager.port, reason: reason))
                 }
-                guard reopen() else { return }
+                var connected = false
+                let back = Self.reconnection.wait(in: run, reporting: reporter) { () -> Bool? in
+                    connected = open() == nil
+                    return connected ? true : nil
+                }
+                guard back != nil else {
+                    // Connected just as the run was stopped: that connection is closed too.
+                    if connected { gps_close(data) }
+                    return
+                }
                 afterGap = true
             }
         }
@@ -127,29 +138,10 @@ private final class GpsdSession {
         return nil
     }
 
-    /// Tries again with bounded back-off until connected (true) or stopped (false).
-    private func reopen() -> Bool {
-        var delay = Self.firstRetry
-        var attempt = 0
-        while true {
-            if sleep(delay) { return false }
-            attempt += 1
-            notify { $0.locationManager(manager, didChangeStatus: .reconnecting(attempt: attempt)) }
-            if open() == nil { return !run.isStopped || closeStopped() }
-            delay = min(delay * 2, Self.longestRetry)
-        }
-    }
-
-    /// A connection made just as the run was stopped: closed, and the run ends.
-    private func closeStopped() -> Bool {
-        gps_close(data)
-        return false
-    }
-
     /// Reads reports until gpsd goes away or silent, or the run is stopped.
     private func read(afterGap: Bool) -> End {
         var waitingForData = afterGap
-        var lastReport = now()
+        var lastReport = Clocks.monotonicSeconds
         while true {
             if run.isStopped { return .stopped }
             if gps_waiting(data, Self.waitSlice) {
@@ -157,7 +149,7 @@ private final class GpsdSession {
                 if gps_read(data, message, message == nil ? 0 : Self.messageCapacity) == -1 {
                     return .lost(reason: "gpsd closed the connection")
                 }
-                lastReport = now()
+                lastReport = Clocks.monotonicSeconds
                 if let sentence = sentence() {
                     notify { $0.locationManager(manager, didReceiveSentence: sentence) }
                     continue
@@ -172,7 +164,7 @@ private final class GpsdSession {
                 case .fix(let fix): notify { $0.locationManager(manager, didUpdateFix: fix) }
                 case .sky(let sky): notify { $0.locationManager(manager, didUpdateSkyView: sky) }
                 }
-            } else if now() - lastReport > manager.watchdog {
+            } else if Clocks.monotonicSeconds - lastReport > manager.watchdog {
                 return .lost(reason: "gpsd went silent (nothing for \(format(manager.watchdog)) s)")
             }
         }
@@ -187,26 +179,9 @@ private final class GpsdSession {
         return line
     }
 
-    /// Sleeps `seconds` in short slices; true when the run was stopped meanwhile.
-    private func sleep(_ seconds: Double) -> Bool {
-        let deadline = now() + seconds
-        while now() < deadline {
-            if run.isStopped { return true }
-            usleep(UInt32(max(1, min(50_000, (deadline - now()) * 1e6))))
-        }
-        return run.isStopped
-    }
+    private func notify(_ call: (any LocationManagerDelegate) -> Void) { reporter.notify(call) }
 
-    /// Calls the delegate, unless the run has been stopped (after a stop, nothing more).
-    private func notify(_ call: (any LocationManagerDelegate) -> Void) {
-        guard !run.isStopped, let delegate = manager.relay.delegate else { return }
-        call(delegate)
-    }
-
-    private func fail(_ error: LocationError) {
-        manager.runs.release(run)
-        notify { $0.locationManager(manager, didFailWithError: error) }
-    }
+    private func fail(_ error: LocationError) { reporter.fail(error) }
 
     private func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)

@@ -3,19 +3,20 @@ import NMEA
 import Glibc
 import GPSLocation
 
-/// Where a replay's bytes come from: a capture file, a FIFO, or standard input (`-`).
+/// Where a replay's bytes come from, as a byte stream: a capture file, a FIFO, or standard
+/// input (`-`), past the capture's `#` header.
 ///
 /// A regular file is read straight through and can be read again from the start (`--loop`).
 /// Anything else (a pipe, a FIFO, a terminal) is live: bytes come when the writer sends them,
-/// so each read first waits in `poll` beside the run's wake-up pipe, and a stop ends the wait
-/// at once. Only the thread of one run uses an input.
-final class ReplayInput {
+/// so its reader waits in `poll` first, where a stop reaches it. Only the thread of one run
+/// uses an input.
+final class ReplayInput: ByteStream {
     /// The path that names standard input, as `cat -` has it.
     static let standardInputPath = "-"
 
     /// What messages call it: the path, or "standard input".
     let name: String
-    let descriptor: Int32
+    private let fileDescriptor: Int32
     /// Whether it can be read again from the start: a regular file, opened by path or
     /// redirected to standard input.
     let isRegularFile: Bool
@@ -23,16 +24,7 @@ final class ReplayInput {
     private let start: off_t
     /// Standard input is the process's; a file opened here is closed here.
     private let ownsDescriptor: Bool
-    private var fds = [pollfd(), pollfd()]
-
-    /// What one read gave.
-    enum Read: Equatable {
-        case bytes(Int)
-        /// The end of the file, or the writer closed the pipe.
-        case end
-        /// The run was stopped while the read waited.
-        case stopped
-    }
+    private var header = CaptureHeaderSkipper()
 
     /// What messages call `path`.
     static func name(of path: String) -> String {
@@ -76,49 +68,38 @@ final class ReplayInput {
         // a loop goes back there, not to the file's first byte.
         start = isRegularFile ? max(lseek(descriptor, 0, SEEK_CUR), 0) : 0
         self.name = name
-        self.descriptor = descriptor
+        fileDescriptor = descriptor
         ownsDescriptor = owns
     }
 
     deinit {
-        if ownsDescriptor { close(descriptor) }
+        if ownsDescriptor { close(fileDescriptor) }
     }
 
-    /// Reads the next bytes into `buffer`: at once from a regular file; from anything else,
-    /// once some arrive, or `.stopped` as soon as `wakeup` is signalled.
-    func read(into buffer: UnsafeMutableRawBufferPointer, wakeup: Wakeup) throws(LocationError) -> Read {
-        guard !isRegularFile else { return try readNow(into: buffer) ?? .end }
-        while true {
-            fds[0] = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            fds[1] = pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)
-            do {
-                _ = try retryingInterrupts { poll(&fds, 2, -1) }
-            } catch {
-                throw .fileUnreadable(path: name, reason: "poll failed: \(error)")
-            }
-            if fds[1].revents != 0 { return .stopped }
-            // Readable, hung up or in error: the read says which. POLLHUP with data still
-            // buffered reads the data first, then 0.
-            if fds[0].revents != 0, let read = try readNow(into: buffer) { return read }
-        }
-    }
+    /// Waited on only when live: a regular file is always readable.
+    var descriptor: Int32? { isRegularFile ? nil : fileDescriptor }
 
-    /// One `read`: nil when a non-blocking descriptor has nothing after all (another reader
-    /// of the same pipe was quicker).
-    private func readNow(into buffer: UnsafeMutableRawBufferPointer) throws(LocationError) -> Read? {
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamRead {
+        let count: Int
         do {
-            let count = try retryingInterrupts { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
-            return count == 0 ? .end : .bytes(count)
+            count = try retryingInterrupts { Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count) }
         } catch where error == .wouldBlock {
-            return nil
+            // Another reader of the same pipe was quicker.
+            return .nothing
         } catch {
-            throw LocationError(reading: name, errno: error.rawValue)
+            return .failed(LocationError(reading: name, errno: error.rawValue))
         }
+        guard count > 0 else { return .end(reason: nil) }
+        let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+        let body = UnsafeRawBufferPointer(rebasing: chunk[header.bodyStart(in: chunk)...])
+        // Even when it is all header: what was read is not a spurious wake-up.
+        return .bytes(body)
     }
 
     /// Goes back to where the first pass began, for the next pass of a loop.
     func rewind() throws(LocationError) {
         precondition(isRegularFile, "only a regular file can be read again")
-        guard lseek(descriptor, start, SEEK_SET) >= 0 else { throw LocationError(reading: name, errno: errno) }
+        guard lseek(fileDescriptor, start, SEEK_SET) >= 0 else { throw LocationError(reading: name, errno: errno) }
+        header = CaptureHeaderSkipper()
     }
 }

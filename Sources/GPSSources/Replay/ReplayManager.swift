@@ -32,7 +32,6 @@ public final class ReplayManager: LocationManagerInterface {
     private let relay = DelegateRelay()
     let counted = StatisticsSnapshot()
     private let runs = SourceRuns(name: "gpsfix-replay")
-    typealias Run = SourceRuns.Run
 
     public convenience init(path: String, speed: Speed = .factor(1), loop: Bool = false, forwardsSentences: Bool = false,
                             acceptsSimulatedFixes: Bool = false) {
@@ -67,54 +66,20 @@ public final class ReplayManager: LocationManagerInterface {
     public var statistics: Statistics? { counted.value }
 
     public func startUpdatingLocation() {
-        runs.start { [self] run in self.run(run) }
+        var settings = StreamReader.Settings()
+        settings.bufferSize = chunkSize
+        settings.announcesLink = false
+        settings.speed = speed
+        settings.forwardsSentences = forwardsSentences
+        settings.acceptsSimulatedFixes = acceptsSimulatedFixes
+        runs.start { [self, settings] run in
+            let reporter = RunReporter(manager: self, relay: relay, runs: runs, run: run)
+            StreamReader(opener: ReplayOpener(path: path, loop: loop), reporter: reporter, settings: settings,
+                         counted: counted, received: ReceptionCount()).main()
+        }
     }
 
     public func stopUpdatingLocation() {
         runs.stop()
-    }
-
-    private func run(_ run: Run) {
-        guard let delegate = relay.delegate else { return }
-        let fail = { [self] (error: LocationError) in
-            runs.release(run)
-            delegate.locationManager(self, didFailWithError: error)
-        }
-        guard let wakeup = run.wakeup else {
-            return fail(.io("\(sourceDescription): cannot make a pipe to wake the replay (out of file descriptors?)"))
-        }
-        let input: ReplayInput
-        do {
-            input = try ReplayInput.open(path)
-        } catch {
-            return fail(error)
-        }
-        // Said before a byte is read: a loop that could not happen must not look like one
-        // that did once.
-        if loop && !input.isRegularFile { return fail(.cannotLoop(path: input.name)) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        var total: Statistics?
-        var pass = 0
-        repeat {
-            pass += 1
-            if pass > 1 {
-                do { try input.rewind() } catch { return fail(error) }
-            }
-            switch replayPass(input, buffer: buffer, wakeup: wakeup, run: run, delegate: delegate) {
-            case .stopped:
-                return
-            case .failed(let error):
-                return fail(error)
-            case .finished(let statistics):
-                if pass == 1 && statistics.sentences.decoded == 0 { return fail(.notACapture(path: input.name)) }
-                total = statistics
-            }
-        } while loop && !run.isStopped
-        guard !run.isStopped, let total else { return }
-        // Released before the news: whoever starts the source again once told (a second
-        // `fixes()` stream) must find no run in place, or that start is silently lost.
-        runs.release(run)
-        delegate.locationManager(self, didChangeStatus: .finished(total))
     }
 }

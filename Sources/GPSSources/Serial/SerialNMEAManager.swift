@@ -48,8 +48,6 @@ public final class SerialNMEAManager: LocationManagerInterface {
     let runs = SourceRuns(name: "gpsfix-serial")
     typealias Run = SourceRuns.Run
     private let bytesHandler = Mutex<(@Sendable (UnsafeRawBufferPointer) -> Void)?>(nil)
-    /// The rate in use, 0 while unknown.
-    private let rate = Atomic<Int>(0)
 
     /// Where to look for stable names of the device to find it again after an unplug.
     let stableLinkDirectory: String
@@ -86,14 +84,10 @@ public final class SerialNMEAManager: LocationManagerInterface {
         set { bytesHandler.withLock { $0 = newValue } }
     }
 
-    /// The rate in use once known (set, or found by listening), nil before. Nil for a USB
-    /// CDC-ACM device, which has no line rate.
-    public var baudRate: Int? {
-        let value = rate.load(ordering: .acquiring)
-        return value == 0 ? nil : value
-    }
-
-    func settled(on rate: Int) { self.rate.store(rate, ordering: .releasing) }
+    /// The rate the port is read at once known (set, or found by listening), nil before and
+    /// while it is hunted for again after a replug. Nil for a USB CDC-ACM device, which has
+    /// no line rate.
+    public var baudRate: Int? { received.value?.baud }
 
     /// Opens the port as a start would (exclusively, raw, at the rate named) and lets it go
     /// again: for a caller that must know the port can be read before it commits to something,
@@ -106,7 +100,16 @@ public final class SerialNMEAManager: LocationManagerInterface {
     public func startUpdatingLocation() {
         // Every byte of this run goes to the handler set when it started.
         let onBytes = self.onBytes
-        runs.start { [self] run in SerialReader(manager: self, run: run, onBytes: onBytes).main() }
+        var settings = StreamReader.Settings()
+        settings.staleAfter = options.staleAfter
+        settings.forwardsSentences = options.forwardsSentences
+        settings.acceptsSimulatedFixes = options.acceptsSimulatedFixes
+        settings.onBytes = onBytes
+        runs.start { [self, settings] run in
+            let reporter = RunReporter(manager: self, relay: relay, runs: runs, run: run)
+            StreamReader(opener: SerialOpener(manager: self), reporter: reporter, settings: settings, counted: counted,
+                         received: received).main()
+        }
     }
 
     public func stopUpdatingLocation() {

@@ -1,0 +1,25 @@
+import GPSLocation
+
+/// Waiting for a lost input to come back, one way for every source: bounded back-off,
+/// doubling from `first` to `longest`, each attempt told as `.reconnecting(attempt:)`, every
+/// wait cut short by a stop.
+struct Reconnection {
+    let first: Double
+    let longest: Double
+
+    /// Calls `attempt` after each wait until it gives something back (the input is back) or
+    /// the run is stopped (nil). `attempt` returning nil means "not back yet".
+    func wait<Input>(in run: SourceRuns.Run, reporting reporter: RunReporter, _ attempt: () -> Input?) -> Input? {
+        var delay = first
+        var count = 0
+        while true {
+            if run.pause(delay) { return nil }
+            count += 1
+            reporter.status(.reconnecting(attempt: count))
+            if let input = attempt() {
+                return run.isStopped ? nil : input
+            }
+            delay = min(delay * 2, longest)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import NMEA
+import GPSLocation
+
+/// What makes a serial receiver a byte-stream source: how its port is opened and configured,
+/// and where to look for it when it is unplugged. One per run.
+final class SerialOpener: StreamOpener {
+    private let manager: SerialNMEAManager
+    /// The device's stable names, found while it is here: after an unplug it may come back as
+    /// another node (ttyUSB1 for ttyUSB0), under the same by-id name.
+    private var stableLinks: [String] = []
+
+    /// Back-off between reopening attempts after an unplug.
+    static let reconnection = Reconnection(first: 0.05, longest: 1.0)
+
+    init(manager: SerialNMEAManager) { self.manager = manager }
+
+    func open() throws(LocationError) -> any ByteStream {
+        let stream = try openConfigured(manager.path)
+        stableLinks = DeviceKind.stableLinks(to: manager.path, in: manager.stableLinkDirectory)
+        return stream
+    }
+
+    func afterEnd(of stream: any ByteStream, reason: String?, passes: Int, statistics: Statistics) -> StreamEndAction {
+        manager.options.reconnect ? .reconnect(Self.reconnection) : .fail(.deviceGone(path: manager.path))
+    }
+
+    /// Every failure to open counts as "not back yet": the node may be missing, still owned
+    /// by root until udev has set its mode, or probed by ModemManager for a moment.
+    func reopen() -> (any ByteStream)? {
+        for path in [manager.path] + stableLinks {
+            if let stream = try? openConfigured(path) { return stream }
+        }
+        return nil
+    }
+
+    /// Opens and configures the port: the given rate, or the first rate to try in a hunt, or
+    /// (CDC-ACM) none.
+    private func openConfigured(_ path: String) throws(LocationError) -> SerialStream {
+        let port = try SerialPort.open(path)
+        if let baud = manager.options.baud {
+            try port.setSpeed(baud)
+            return SerialStream(port: port, rate: baud, hunt: nil)
+        }
+        if DeviceKind.isCDCACM(path) { return SerialStream(port: port, rate: nil, hunt: nil) }
+        let hunt = BaudHunt(preferring: Autobaud.lastWorkingRate)
+        try port.setSpeed(hunt.rate)
+        return SerialStream(port: port, rate: nil, hunt: hunt)
+    }
+}

@@ -1,0 +1,107 @@
+import NMEA
+import GPSSystem
+import GPSLocation
+
+/// One pass of a stream through the engine: framing, decoding, epochs, the sentence hook,
+/// pacing, and the bytes held back while a setting is on trial. Fresh for every stream opened
+/// and every setting tried, so nothing of a wrong rate or a lost stream leaks into the next.
+/// Used by its reader's thread only.
+final class StreamFeed {
+    private let parser: NMEAParser
+    private let settings: StreamReader.Settings
+    private let reporter: RunReporter
+    private let wakeup: Wakeup
+    /// Sentences whose checksum matched.
+    private var checked = 0
+    /// Sentences taken for NMEA: those `checked` counts and, once nothing is on trial, those
+    /// without a checksum too.
+    private(set) var accepted = 0
+    /// Whether a setting is on trial: only a checksum vouches for a sentence then (a line of
+    /// noise can look like one without), and bytes are held back.
+    private(set) var onTrial: Bool
+    private var held: [UInt8] = []
+    private var pacer: Pacer
+    /// Whether a report went out since the counts were last copied (paced feeding).
+    private var reported = false
+
+    init(settings: StreamReader.Settings, reporter: RunReporter, wakeup: Wakeup, onTrial: Bool) {
+        self.settings = settings
+        self.reporter = reporter
+        self.wakeup = wakeup
+        self.onTrial = onTrial
+        pacer = Pacer(speed: settings.speed)
+        parser = NMEAParser(acceptsSimulatedFixes: settings.acceptsSimulatedFixes)
+        let forwards = settings.forwardsSentences
+        parser.onSentence = { [unowned self] sentence, _ in
+            if sentence.hasChecksum { checked += 1 }
+            if sentence.hasChecksum || !onTrial { accepted += 1 }
+            guard forwards, !onTrial || sentence.hasChecksum else { return }
+            // The line exactly as received: passthrough repeats the receiver, byte for byte.
+            let text = String(decoding: sentence.line, as: UTF8.self)
+            reporter.notify { $0.locationManager(reporter.manager, didReceiveSentence: text) }
+        }
+    }
+
+    var statistics: Statistics { parser.statistics }
+
+    /// Feeds `chunk`. True when, on trial, sentences now check: the setting is right, and
+    /// what was held is passed on.
+    func take(_ chunk: UnsafeRawBufferPointer, counted: StatisticsSnapshot) -> Bool {
+        if onTrial {
+            held.append(contentsOf: chunk)
+        } else {
+            settings.onBytes?(chunk)
+        }
+        if case .maximum = settings.speed {
+            // Unpaced: the whole chunk at once, the engine's best case.
+            parser.parse(chunk, emit: emit)
+            counted.update(from: parser)
+        } else {
+            feedLines(chunk, counted: counted)
+        }
+        guard onTrial, checked > 0 else { return false }
+        onTrial = false
+        held.withUnsafeBytes { settings.onBytes?($0) }
+        held = []
+        return true
+    }
+
+    /// The stream ended: the epoch in progress is all there will be of it (nothing of a
+    /// setting on trial is).
+    func finish(counted: StatisticsSnapshot) {
+        guard !onTrial else { return }
+        parser.finish(emit: emit)
+        counted.update(from: parser)
+    }
+
+    /// Paced: a line at a time, so the pause falls between the sentences it belongs between.
+    /// A line cut by the chunk's end is fed in two parts; the engine keeps the first until the
+    /// second comes. The counts are copied once an epoch.
+    private func feedLines(_ bytes: UnsafeRawBufferPointer, counted: StatisticsSnapshot) {
+        var offset = 0
+        while offset < bytes.count, !reporter.run.isStopped {
+            var end = offset
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            end = min(end + 1, bytes.count)
+            parser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), emit: emit)
+            if reported {
+                counted.update(from: parser)
+                reported = false
+            }
+            offset = end
+        }
+    }
+
+    private func emit(_ event: EngineEvent) {
+        reported = true
+        switch event {
+        case .fix(let fix):
+            if let wait = pacer.delay(until: fix.timestamp), wait > 0 {
+                _ = wakeup.sleep(wait)
+            }
+            reporter.notify { $0.locationManager(reporter.manager, didUpdateFix: fix) }
+        case .sky(let sky):
+            reporter.notify { $0.locationManager(reporter.manager, didUpdateSkyView: sky) }
+        }
+    }
+}
