@@ -35,17 +35,20 @@ enum Advice {
     }
 
     /// A port quiet for `seconds`, in the light of what it sent before.
+    /// How long nothing came, alone.
+    static func gap(_ seconds: Double) -> String { "nothing received for \(Int(seconds)) s" }
+
     static func silence(_ seconds: Double, _ heard: Reception?) -> String {
-        let gap = "nothing received for \(Int(seconds)) s"
+        let quiet = gap(seconds)
         switch heard {
         case nil:
-            return gap + " (is the receiver on, and connected?)"
+            return quiet + " (is the receiver on, and connected?)"
         case let heard? where heard.bytes == 0:
             return "nothing received in the \(Int(seconds)) s since it was opened (is the receiver on and connected, and is this its port?)"
         case let heard? where heard.sentences == 0:
-            return gap + "; before that, \(heard.bytes) bytes but no NMEA sentences" + (heard.baud.map { " at \($0) baud" } ?? "")
+            return quiet + "; before that, \(heard.bytes) bytes but no NMEA sentences" + (heard.baud.map { " at \($0) baud" } ?? "")
         default:
-            return gap + " (unplugged, or switched off?)"
+            return quiet + " (unplugged, or switched off?)"
         }
     }
 }

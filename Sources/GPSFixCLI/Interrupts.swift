@@ -64,19 +64,6 @@ final class Interrupts: Sendable {
 /// Where the signal handlers write; a C handler can capture nothing, so it is global.
 private let interruptPipe = Atomic<Int32>(-1)
 
-/// How a status change reads to a person watching; `reception`, what the source had received
-/// by then, when the caller has it.
-func describe(_ status: SourceStatus, source: String, reception: Reception? = nil) -> String? {
-    switch status {
-    case .started: "\(source): open, waiting for a fix"
-    case .streaming: "\(source): receiving"
-    case .disconnected(let reason): "\(source): \(reason) — waiting for it to come back"
-    case .reconnecting(let attempt): attempt == 1 || attempt % 10 == 0 ? "\(source): reconnecting (attempt \(attempt))" : nil
-    case .stale(let seconds): "\(source): " + Advice.silence(seconds, reception)
-    case .finished, .stopped: nil
-    }
-}
-
 /// A command that SIGINT or SIGTERM stopped before it could do its job (`fix` before a fix
 /// came). Exits as a shell reports a process a signal ended, 128 + the signal's number (130
 /// for Ctrl-C, 143 for SIGTERM), so that a script can tell an interruption from a failure.

@@ -53,7 +53,7 @@ struct RecordCommand {
         let note = UncheckedBox(terminal)
         terminal.note("gpsfix: recording \(path) into \(file); Ctrl-C to stop")
         let (end, _) = sourceRun.run { event in
-            if case .status(let status) = event, let text = describe(status, source: path, reception: manager.reception) {
+            if case .status(let status) = event, let text = StatusWords.line(status, source: path, reception: manager.reception) {
                 note.value.note("gpsfix: " + text)
             }
         }
@@ -86,7 +86,7 @@ extension RecordCommand {
         let note = UncheckedBox(terminal)
         terminal.note("gpsfix: recording \(source) as \(writer.kind) into \(file); Ctrl-C to stop")
         let (end, _) = SourceRun(service).run { event in
-            if case .status(let status) = event, let text = describe(status, source: source, reception: manager.reception) {
+            if case .status(let status) = event, let text = StatusWords.line(status, source: source, reception: manager.reception) {
                 note.value.note("gpsfix: " + text)
             }
             do throws(LocationError) {

@@ -21,7 +21,7 @@ final class GPXOutput: WatchOutput {
     var failed: Bool { context.terminal.out.failed }
 
     func write(_ event: LocationEvent) -> Int {
-        if case .status(let status) = event, let text = describe(status, source: context.source) {
+        if case .status(let status) = event, let text = StatusWords.line(status, source: context.source) {
             context.terminal.note("gpsfix: " + text)
         }
         let out = context.terminal.out

@@ -35,7 +35,7 @@ final class LineOutput: WatchOutput {
     func write(_ event: LocationEvent) -> Int {
         if case .status(let status) = event {
             // Unplugged, reconnecting, stale: said on stderr, so piped output stays clean.
-            if let text = describe(status, source: context.source) { context.terminal.note("gpsfix: " + text) }
+            if let text = StatusWords.line(status, source: context.source) { context.terminal.note("gpsfix: " + text) }
             return 0
         }
         let out = context.terminal.out

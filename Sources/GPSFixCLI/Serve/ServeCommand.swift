@@ -32,7 +32,7 @@ struct ServeCommand {
             case .status(.finished):
                 note.value.note("gpsfix: \(manager.sourceDescription): capture ended; still serving its last fix (Ctrl-C to stop)")
             case .status(let status):
-                if let text = describe(status, source: manager.sourceDescription, reception: manager.reception) {
+                if let text = StatusWords.line(status, source: manager.sourceDescription, reception: manager.reception) {
                     note.value.note("gpsfix: " + text)
                 }
             default:

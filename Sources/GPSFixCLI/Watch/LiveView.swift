@@ -113,22 +113,7 @@ struct LiveView: Sendable {
     /// What the source is doing, in the words of someone watching it.
     var statusText: String {
         if let failure { return "failed: \(failure)" }
-        let gpsd = kind == .gpsd
-        switch status {
-        case .disconnected?:
-            return gpsd ? "gpsd went away — waiting" : "device unplugged — waiting"
-        case .reconnecting(let attempt)?:
-            return gpsd ? "gpsd reconnecting (attempt \(attempt))" : "device unplugged — waiting (attempt \(attempt))"
-        case .stale(let seconds)?:
-            return "nothing received for \(Int(seconds)) s"
-        case .finished?:
-            return "end of capture"
-        case .stopped?:
-            return "stopped"
-        case .started?, .streaming?, nil:
-            guard let fix, fix.hasFix, fix.coordinate != nil else { return "waiting for fix" }
-            return "\(LiveViewText.mode(fix.mode)) fix"
-        }
+        return StatusWords.label(status, kind: kind, fix: fix)
     }
 
     private func rule(_ width: Int) -> String {

@@ -1,0 +1,44 @@
+import NMEA
+import GPSLocation
+
+/// How a source's state reads to a person; the one place its words live. A `line` is for the
+/// log (stderr, systemd's status): it names the source and, where it can, what to do. A
+/// `label` is for the live view's header, short enough to share a row with the position.
+enum StatusWords {
+    /// The log line for a change of state; nil for one not worth a line (the end, a stop, the
+    /// attempts between every tenth).
+    static func line(_ status: SourceStatus, source: String, reception: Reception? = nil) -> String? {
+        switch status {
+        case .started: "\(source): open, \(waitingForFix)"
+        case .streaming: "\(source): receiving"
+        case .disconnected(let reason): "\(source): \(reason) — waiting for it to come back"
+        case .reconnecting(let attempt): attempt == 1 || attempt % 10 == 0 ? "\(source): \(reconnecting(attempt))" : nil
+        case .stale(let seconds): "\(source): " + Advice.silence(seconds, reception)
+        case .finished, .stopped: nil
+        }
+    }
+
+    /// The live view's header: what the source is doing, or (while it delivers) the fix it has.
+    static func label(_ status: SourceStatus?, kind: SourceKind, fix: Fix?) -> String {
+        let gone = kind == .gpsd ? "gpsd went away — waiting" : "device unplugged — waiting"
+        switch status {
+        case .disconnected?:
+            return gone
+        case .reconnecting(let attempt)?:
+            return kind == .gpsd ? "gpsd \(reconnecting(attempt))" : "\(gone) (attempt \(attempt))"
+        case .stale(let seconds)?:
+            return Advice.gap(seconds)
+        case .finished?:
+            return "end of capture"
+        case .stopped?:
+            return "stopped"
+        case .started?, .streaming?, nil:
+            guard let fix, fix.hasFix, fix.coordinate != nil else { return "waiting for fix" }
+            return "\(LiveViewText.mode(fix.mode)) fix"
+        }
+    }
+
+    private static let waitingForFix = "waiting for a fix"
+
+    private static func reconnecting(_ attempt: Int) -> String { "reconnecting (attempt \(attempt))" }
+}
