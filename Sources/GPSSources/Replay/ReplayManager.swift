@@ -29,9 +29,7 @@ public final class ReplayManager: LocationManagerInterface {
     /// How much is read at a time. Tests make it small to cut the input everywhere.
     let chunkSize: Int
 
-    private let relay = DelegateRelay()
-    let counted = StatisticsSnapshot()
-    private let runs = SourceRuns(name: "gpsfix-replay")
+    private let source = StreamSource(threadName: "gpsfix-replay")
 
     public convenience init(path: String, speed: Speed = .factor(1), loop: Bool = false, forwardsSentences: Bool = false,
                             acceptsSimulatedFixes: Bool = false) {
@@ -50,8 +48,8 @@ public final class ReplayManager: LocationManagerInterface {
     }
 
     public var delegate: (any LocationManagerDelegate)? {
-        get { relay.delegate }
-        set { relay.delegate = newValue }
+        get { source.relay.delegate }
+        set { source.relay.delegate = newValue }
     }
 
     /// The path, or "standard input".
@@ -63,7 +61,7 @@ public final class ReplayManager: LocationManagerInterface {
     public var readsLiveInput: Bool { ReplayInput.isLive(path) }
 
     /// The counts of the pass in progress (each pass of a loop starts from zero).
-    public var statistics: Statistics? { counted.value }
+    public var statistics: Statistics? { source.counted.value }
 
     public func startUpdatingLocation() {
         var settings = StreamReader.Settings()
@@ -72,14 +70,10 @@ public final class ReplayManager: LocationManagerInterface {
         settings.speed = speed
         settings.forwardsSentences = forwardsSentences
         settings.acceptsSimulatedFixes = acceptsSimulatedFixes
-        runs.start { [self, settings] run in
-            let reporter = RunReporter(manager: self, relay: relay, runs: runs, run: run)
-            StreamReader(opener: ReplayOpener(path: path, loop: loop), reporter: reporter, settings: settings,
-                         counted: counted, received: ReceptionCount()).main()
-        }
+        source.start(self, settings: settings) { [path, loop] _ in ReplayOpener(path: path, loop: loop) }
     }
 
     public func stopUpdatingLocation() {
-        runs.stop()
+        source.stop()
     }
 }

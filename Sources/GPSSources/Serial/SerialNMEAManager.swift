@@ -40,13 +40,7 @@ public final class SerialNMEAManager: LocationManagerInterface {
     public let path: String
     public let options: Options
 
-    let relay = DelegateRelay()
-    /// The reader's counts, copied after each chunk it reads.
-    let counted = StatisticsSnapshot()
-    /// Bytes and sentences since the port was last opened.
-    let received = ReceptionCount()
-    let runs = SourceRuns(name: "gpsfix-serial")
-    typealias Run = SourceRuns.Run
+    private let source = StreamSource(threadName: "gpsfix-serial")
     private let bytesHandler = Mutex<(@Sendable (UnsafeRawBufferPointer) -> Void)?>(nil)
 
     /// Where to look for stable names of the device to find it again after an unplug.
@@ -64,17 +58,17 @@ public final class SerialNMEAManager: LocationManagerInterface {
     }
 
     public var delegate: (any LocationManagerDelegate)? {
-        get { relay.delegate }
-        set { relay.delegate = newValue }
+        get { source.relay.delegate }
+        set { source.relay.delegate = newValue }
     }
 
     public var sourceDescription: String { path }
 
     /// The counts since the port was last opened (a replugged receiver starts from zero).
-    public var statistics: Statistics? { counted.value }
+    public var statistics: Statistics? { source.counted.value }
 
     /// What has arrived since the port was last opened, and at which rate.
-    public var reception: Reception? { received.value }
+    public var reception: Reception? { source.received.value }
 
     /// Every byte exactly as read, in order, on the reader thread (for `gpsfix record`). Set
     /// before start. While the rate is being hunted for, the bytes of a rate on trial are held
@@ -87,7 +81,7 @@ public final class SerialNMEAManager: LocationManagerInterface {
     /// The rate the port is read at once known (set, or found by listening), nil before and
     /// while it is hunted for again after a replug. Nil for a USB CDC-ACM device, which has
     /// no line rate.
-    public var baudRate: Int? { received.value?.baud }
+    public var baudRate: Int? { source.received.value?.baud }
 
     /// Opens the port as a start would (exclusively, raw, at the rate named) and lets it go
     /// again: for a caller that must know the port can be read before it commits to something,
@@ -105,14 +99,10 @@ public final class SerialNMEAManager: LocationManagerInterface {
         settings.forwardsSentences = options.forwardsSentences
         settings.acceptsSimulatedFixes = options.acceptsSimulatedFixes
         settings.onBytes = onBytes
-        runs.start { [self, settings] run in
-            let reporter = RunReporter(manager: self, relay: relay, runs: runs, run: run)
-            StreamReader(opener: SerialOpener(manager: self), reporter: reporter, settings: settings, counted: counted,
-                         received: received).main()
-        }
+        source.start(self, settings: settings) { [self] _ in SerialOpener(manager: self) }
     }
 
     public func stopUpdatingLocation() {
-        runs.stop()
+        source.stop()
     }
 }
