@@ -31,6 +31,7 @@ let deviceOptions: [OptionSpec] = [
 
 let sourceOptions: [OptionSpec] = deviceOptions + [
     .optionalValue("--gpsd", "[HOST[:PORT]]", "Read through a running gpsd (default 127.0.0.1:2947)."),
+    .value("--nmea-tcp", "HOST:PORT", "Read NMEA that a receiver or app serves over TCP (an RTK board, a phone's NMEA server); reconnects when the stream drops."),
     .value("--replay", "FILE", "Read a recorded capture (gpsfake format) instead of a receiver; '-' reads standard input, and a pipe or FIFO is replayed as it arrives."),
     .value("--speed", "X|max", "Replay at X times the capture's own pace, or as fast as possible (default 1; for fix: max)."),
     .flag("--loop", "Start the capture again when it ends (a file only: a pipe or FIFO is read once)."),

@@ -22,18 +22,31 @@ struct RecordCommand {
         }
         // A raw capture is a receiver's own bytes: gpsd and a replay have none to give.
         for option in ["--replay", "--gpsd", "--speed", "--loop"] where args[option] != nil || args.has(option) {
-            throw UsageError(message: "\(option) needs --gpx: a raw capture records a receiver's bytes (--device); 'record --gpx FILE \(option) …' records any source's fixes as a track")
+            throw UsageError(message: "\(option) needs --gpx: a raw capture records a receiver's bytes (--device or --nmea-tcp); 'record --gpx FILE \(option) …' records any source's fixes as a track")
         }
-        let manager = try SourceOptions.serial(args)
-        // The file is made last: a port that cannot be read (not a tty, missing, busy) used to
-        // leave a header-only file behind, which the next try then refused to overwrite.
-        if !args.has("--force") && access(file, F_OK) == 0 { throw LocationError.fileExists(path: file) }
-        try manager.checkPort()
-        let device = DeviceDiscovery.device(at: manager.path)
-        var fields: [(key: String, value: String)] = [("Name", "gpsfix record"), ("Device", manager.path)]
-        if let byID = device?.byID { fields.append(("By-ID", byID)) }
-        if let id = device?.usbID { fields.append(("USB", id + (device?.knownGPS.map { " " + $0.name } ?? ""))) }
-        fields.append(("Baud", args["--baud"] ?? (device?.isCDCACM == true ? "USB CDC-ACM (none)" : "automatic")))
+        var fields: [(key: String, value: String)] = [("Name", "gpsfix record")]
+        let manager: any RawByteSource
+        if args["--nmea-tcp"] != nil {
+            let network = try SourceOptions.networkStream(args)
+            if !args.has("--force") && access(file, F_OK) == 0 { throw LocationError.fileExists(path: file) }
+            // Not tried before the file is made, as a port is: a peer that serves one client
+            // (socat without fork, many phone apps) would spend itself on the try. A stream
+            // that never connects leaves no file behind (below).
+            fields.append(("Source", "tcp://" + network.sourceDescription))
+            manager = network
+        } else {
+            let serial = try SourceOptions.serial(args)
+            // The file is made last: a port that cannot be read (not a tty, missing, busy) used
+            // to leave a header-only file behind, which the next try then refused to overwrite.
+            if !args.has("--force") && access(file, F_OK) == 0 { throw LocationError.fileExists(path: file) }
+            try serial.checkPort()
+            let device = DeviceDiscovery.device(at: serial.path)
+            fields.append(("Device", serial.path))
+            if let byID = device?.byID { fields.append(("By-ID", byID)) }
+            if let id = device?.usbID { fields.append(("USB", id + (device?.knownGPS.map { " " + $0.name } ?? ""))) }
+            fields.append(("Baud", args["--baud"] ?? (device?.isCDCACM == true ? "USB CDC-ACM (none)" : "automatic")))
+            manager = serial
+        }
         fields.append(("Date", utcNow()))
         fields.append(("Program", "gpsfix \(GPSFixCLI.version)"))
         let writer = try CaptureWriter(path: file, header: CaptureHeader(fields: fields), overwrite: args.has("--force"))
@@ -49,7 +62,7 @@ struct RecordCommand {
                 if first { sourceRun.end() }
             }
         }
-        let path = manager.path
+        let path = manager.sourceDescription
         let note = UncheckedBox(terminal)
         terminal.note("gpsfix: recording \(path) into \(file); Ctrl-C to stop")
         let (end, _) = sourceRun.run { event in

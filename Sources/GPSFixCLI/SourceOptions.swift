@@ -3,8 +3,10 @@ import GPSSources
 
 /// Builds the manager that the options name. Everything after this sees only the protocol.
 enum SourceOptions {
-    static func manager(_ args: ParsedArguments, defaultSpeed: ReplayManager.Speed, forwardsSentences: Bool = false) throws -> any LocationManagerInterface {
-        let named = ["--replay", "--device", "--gpsd"].filter { args[$0] != nil }
+    /// `waits`: a source not there at the start is waited for (a service), not a failure.
+    static func manager(_ args: ParsedArguments, defaultSpeed: ReplayManager.Speed, forwardsSentences: Bool = false,
+                        waits: Bool = false) throws -> any LocationManagerInterface {
+        let named = ["--replay", "--device", "--gpsd", "--nmea-tcp"].filter { args[$0] != nil }
         guard named.count <= 1 else {
             throw UsageError(message: "\(named.joined(separator: " and ")) are different sources: choose one")
         }
@@ -13,8 +15,9 @@ enum SourceOptions {
                 throw UsageError(message: "--simulated is for sentences gpsfix reads itself (--device, --replay); gpsd decides for its own clients")
             }
             let (host, port) = try gpsdAddress(address)
-            return GpsdManager(host: host, port: port, forwardsSentences: forwardsSentences)
+            return GpsdManager(host: host, port: port, forwardsSentences: forwardsSentences, waitsForGpsd: waits)
         }
+        if args["--nmea-tcp"] != nil { return try networkStream(args, forwardsSentences: forwardsSentences, waits: waits) }
         if let path = args["--replay"] {
             let manager = ReplayManager(path: path, speed: try speed(args, default: defaultSpeed), loop: args.has("--loop"),
                                         forwardsSentences: forwardsSentences, acceptsSimulatedFixes: args.has("--simulated"))
@@ -23,7 +26,7 @@ enum SourceOptions {
             }
             return manager
         }
-        return try serial(args, forwardsSentences: forwardsSentences)
+        return try serial(args, forwardsSentences: forwardsSentences, waits: waits)
     }
 
     /// Whether `manager` replays a pipe or FIFO: a feed that arrives over time, whatever the speed.
@@ -32,14 +35,42 @@ enum SourceOptions {
     }
 
     /// The receiver named with --device, or the first one discovery finds.
-    static func serial(_ args: ParsedArguments, forwardsSentences: Bool = false) throws -> SerialNMEAManager {
-        let options = SerialNMEAManager.Options(baud: try baud(args), forwardsSentences: forwardsSentences,
+    static func serial(_ args: ParsedArguments, forwardsSentences: Bool = false, waits: Bool = false) throws -> SerialNMEAManager {
+        let options = SerialNMEAManager.Options(baud: try baud(args), waitsForDevice: waits, forwardsSentences: forwardsSentences,
                                                 acceptsSimulatedFixes: args.has("--simulated"))
         if let path = args["--device"] { return SerialNMEAManager(path: path, options: options) }
         guard let device = DeviceDiscovery.candidates().first else {
             throw LocationError.deviceNotFound(searched: DeviceDiscovery.searchedLocations())
         }
         return SerialNMEAManager(path: device.path, options: options)
+    }
+
+    /// The receiver or app named with --nmea-tcp.
+    static func networkStream(_ args: ParsedArguments, forwardsSentences: Bool = false, waits: Bool = false) throws -> NMEATCPManager {
+        guard let text = args["--nmea-tcp"] else { preconditionFailure("--nmea-tcp was not given") }
+        guard let (host, port) = hostAndPort(text) else {
+            throw UsageError(message: "--nmea-tcp takes HOST:PORT (e.g. 192.168.1.20:10110, [fe80::1%eth0]:10110), not '\(text)'")
+        }
+        let options = NMEATCPManager.Options(waitsForPeer: waits, forwardsSentences: forwardsSentences,
+                                             acceptsSimulatedFixes: args.has("--simulated"))
+        return NMEATCPManager(host: host, port: port, options: options)
+    }
+
+    /// `HOST:PORT` or `[IPV6]:PORT`, a port from 1 to 65535; nil otherwise.
+    static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
+        let host: Substring
+        let portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            (host, portText) = (parts[0], parts[1])
+        }
+        guard !host.isEmpty, !host.contains(" "), let port = Int(portText), (1...65535).contains(port) else { return nil }
+        return (String(host), port)
     }
 
     /// `HOST[:PORT]`, `:PORT`, or nothing: gpsd's defaults (127.0.0.1, 2947) fill the gaps.

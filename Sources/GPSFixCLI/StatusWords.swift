@@ -9,6 +9,7 @@ enum StatusWords {
     /// attempts between every tenth).
     static func line(_ status: SourceStatus, source: String, reception: Reception? = nil) -> String? {
         switch status {
+        case .waiting(let reason): "\(source): \(reason) — waiting for it to appear"
         case .started: "\(source): open, \(waitingForFix)"
         case .streaming: "\(source): receiving"
         case .disconnected(let reason): "\(source): \(reason) — waiting for it to come back"
@@ -20,8 +21,14 @@ enum StatusWords {
 
     /// The live view's header: what the source is doing, or (while it delivers) the fix it has.
     static func label(_ status: SourceStatus?, kind: SourceKind, fix: Fix?) -> String {
-        let gone = kind == .gpsd ? "gpsd went away — waiting" : "device unplugged — waiting"
+        let gone = switch kind {
+        case .gpsd: "gpsd went away — waiting"
+        case .network: "stream dropped — waiting"
+        case .receiver, .capture: "device unplugged — waiting"
+        }
         switch status {
+        case .waiting?:
+            return kind == .gpsd ? "waiting for gpsd" : kind == .network ? "waiting for the stream" : "waiting for the receiver"
         case .disconnected?:
             return gone
         case .reconnecting(let attempt)?:

@@ -13,6 +13,8 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
     case deviceBusy(path: String)
     case deviceGone(path: String)
     case gpsdUnavailable(host: String, port: Int, reason: String)
+    /// A receiver or app serving NMEA over the network could not be reached.
+    case streamUnavailable(peer: String, reason: String)
     /// No fix arrived within the time allowed; `reception` says what did arrive, when the
     /// source knows.
     case timeout(seconds: Double, reception: Reception? = nil)
@@ -49,6 +51,8 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path) went away (unplugged?)."
         case .gpsdUnavailable(let host, let port, let reason):
             "gpsd at \(host):\(port) is not answering (\(reason)). Is it running? Try 'systemctl status gpsd' or start it with 'gpsd -N -S \(port) DEVICE'."
+        case .streamUnavailable(let peer, let reason):
+            "Cannot connect to \(peer): \(reason)."
         // What arrived, and no more: what to do about it depends on where the user is (the
         // CLI gives its own advice).
         case .timeout(let seconds, nil):

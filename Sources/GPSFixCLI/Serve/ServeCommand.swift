@@ -17,7 +17,8 @@ struct ServeCommand {
         configuration.clientTimeout = try SourceOptions.seconds(args, "--client-timeout", default: configuration.clientTimeout)
         let speed = try SourceOptions.speed(args, default: .factor(1))
         // Sentences are forwarded for the clients that watch with "nmea" or "raw".
-        let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: true)
+        // A service comes up before its receiver: what is not there yet is waited for.
+        let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: true, waits: true)
         let device = DeviceDescription(path: manager.sourceDescription, bps: manager.reception?.baud)
         let note = UncheckedBox(terminal)
         let server = try GpsdServer(configuration: configuration, device: device) { line in note.value.note(line) }

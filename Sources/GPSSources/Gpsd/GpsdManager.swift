@@ -13,7 +13,7 @@ import Synchronization
 /// silent for `watchdog` seconds (a stopped gpsd gives no error at all) is a status,
 /// `.disconnected`, followed by `.reconnecting` with bounded back-off and `.streaming` once
 /// reports flow again. A gpsd that cannot be reached at start is a failure
-/// (`.gpsdUnavailable`), reported at once: retrying from the start is the caller's choice.
+/// (`.gpsdUnavailable`), reported at once, unless `waitsForGpsd`.
 public final class GpsdManager: LocationManagerInterface {
     public let host: String
     public let port: Int
@@ -24,17 +24,21 @@ public final class GpsdManager: LocationManagerInterface {
     /// Whether to ask gpsd for the receiver's sentences too ("nmea" in the watch) and pass
     /// them on through `didReceiveSentence`, for `--nmea` and for `serve`'s NMEA watchers.
     public let forwardsSentences: Bool
+    /// Whether a gpsd not reachable at start is waited for (`.waiting`, then tried again with
+    /// back-off: a service started before gpsd), rather than a failure.
+    public let waitsForGpsd: Bool
 
     let relay = DelegateRelay()
     let runs = SourceRuns(name: "gpsfix-gpsd")
 
     public init(host: String = "127.0.0.1", port: Int = 2947, watchdog: Double = 5, reconnect: Bool = true,
-                forwardsSentences: Bool = false) {
+                forwardsSentences: Bool = false, waitsForGpsd: Bool = false) {
         self.host = host
         self.port = port
         self.watchdog = watchdog
         self.reconnect = reconnect
         self.forwardsSentences = forwardsSentences
+        self.waitsForGpsd = waitsForGpsd
     }
 
     public var delegate: (any LocationManagerDelegate)? {
@@ -92,7 +96,10 @@ private final class GpsdSession {
 
     func main() {
         if let reason = open() {
-            return fail(.gpsdUnavailable(host: manager.host, port: manager.port, reason: reason))
+            let error = LocationError.gpsdUnavailable(host: manager.host, port: manager.port, reason: reason)
+            guard manager.waitsForGpsd else { return fail(error) }
+            reporter.status(.waiting(reason: error.description))
+            guard connectAgain(reporting: nil) else { return }
         }
         notify { $0.locationManager(manager, didChangeStatus: .started) }
         var afterGap = false
@@ -107,16 +114,7 @@ private final class GpsdSession {
                 guard manager.reconnect else {
                     return fail(.gpsdUnavailable(host: manager.host, port: manager.port, reason: reason))
                 }
-                var connected = false
-                let back = Self.reconnection.wait(in: run, reporting: reporter) { () -> Bool? in
-                    connected = open() == nil
-                    return connected ? true : nil
-                }
-                guard back != nil else {
-                    // Connected just as the run was stopped: that connection is closed too.
-                    if connected { gps_close(data) }
-                    return
-                }
+                guard connectAgain(reporting: reporter) else { return }
                 afterGap = true
             }
         }
@@ -136,6 +134,19 @@ private final class GpsdSession {
             return "could not ask it for reports: \(String(cString: gps_errstr(code)))"
         }
         return nil
+    }
+
+    /// Tries again with back-off until connected (true) or stopped (false); each attempt is
+    /// told through `reporter`, if given.
+    private func connectAgain(reporting reporter: RunReporter?) -> Bool {
+        var connected = false
+        let back = Self.reconnection.wait(in: run, reporting: reporter) { () -> Bool? in
+            connected = open() == nil
+            return connected ? true : nil
+        }
+        // Connected just as the run was stopped: that connection is closed too.
+        if back == nil && connected { gps_close(data) }
+        return back != nil
     }
 
     /// Reads reports until gpsd goes away or silent, or the run is stopped.

@@ -8,14 +8,16 @@ struct Reconnection {
     let longest: Double
 
     /// Calls `attempt` after each wait until it gives something back (the input is back) or
-    /// the run is stopped (nil). `attempt` returning nil means "not back yet".
-    func wait<Input>(in run: SourceRuns.Run, reporting reporter: RunReporter, _ attempt: () -> Input?) -> Input? {
+    /// the run is stopped (nil). `attempt` returning nil means "not back yet". Each attempt is
+    /// told through `reporter`, if given (waiting for an input that was never there is told
+    /// once, as `.waiting`, by the caller).
+    func wait<Input>(in run: SourceRuns.Run, reporting reporter: RunReporter?, _ attempt: () -> Input?) -> Input? {
         var delay = first
         var count = 0
         while true {
             if run.pause(delay) { return nil }
             count += 1
-            reporter.status(.reconnecting(attempt: count))
+            reporter?.status(.reconnecting(attempt: count))
             if let input = attempt() {
                 return run.isStopped ? nil : input
             }

@@ -22,16 +22,21 @@ public final class SerialNMEAManager: LocationManagerInterface {
         /// Whether to wait for an unplugged receiver to come back: at the same path, or under
         /// the same `/dev/serial/by-id` name if it returns as another node.
         public var reconnect: Bool
+        /// Whether a port that cannot be opened at start is waited for (`.waiting`, then tried
+        /// again every second: a service started before its receiver is plugged in), rather
+        /// than the run's failure.
+        public var waitsForDevice: Bool
         /// Whether to pass every checked sentence to the delegate (`didReceiveSentence`).
         public var forwardsSentences: Bool
         /// Whether the receiver's simulator output (GGA quality 8, mode S) counts as fixes.
         public var acceptsSimulatedFixes: Bool
 
-        public init(baud: Int? = nil, staleAfter: Double = 5, reconnect: Bool = true, forwardsSentences: Bool = false,
-                    acceptsSimulatedFixes: Bool = false) {
+        public init(baud: Int? = nil, staleAfter: Double = 5, reconnect: Bool = true, waitsForDevice: Bool = false,
+                    forwardsSentences: Bool = false, acceptsSimulatedFixes: Bool = false) {
             self.baud = baud
             self.staleAfter = staleAfter
             self.reconnect = reconnect
+            self.waitsForDevice = waitsForDevice
             self.forwardsSentences = forwardsSentences
             self.acceptsSimulatedFixes = acceptsSimulatedFixes
         }

@@ -20,6 +20,8 @@ final class SerialOpener: StreamOpener {
         return stream
     }
 
+    var waitsToOpen: Reconnection? { manager.options.waitsForDevice ? Self.reconnection : nil }
+
     func afterEnd(of stream: any ByteStream, reason: String?, passes: Int, statistics: Statistics) -> StreamEndAction {
         manager.options.reconnect ? .reconnect(Self.reconnection) : .fail(.deviceGone(path: manager.path))
     }

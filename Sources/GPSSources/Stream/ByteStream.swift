@@ -69,10 +69,14 @@ protocol StreamOpener: AnyObject {
     func afterEnd(of stream: any ByteStream, reason: String?, passes: Int, statistics: Statistics) -> StreamEndAction
     /// One attempt to open again after a loss, for `.reconnect`: nil when not back yet.
     func reopen() -> (any ByteStream)?
+    /// Whether a stream that cannot be opened at the start is waited for (told as `.waiting`,
+    /// tried again with this back-off) rather than the run's failure.
+    var waitsToOpen: Reconnection? { get }
 }
 
 extension StreamOpener {
     func reopen() -> (any ByteStream)? { nil }
+    var waitsToOpen: Reconnection? { nil }
 }
 
 /// What a run does when its stream ends.

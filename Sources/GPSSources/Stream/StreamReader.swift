@@ -58,7 +58,10 @@ final class StreamReader {
         do {
             stream = try opener.open()
         } catch {
-            return reporter.fail(error)
+            guard let waiting = opener.waitsToOpen else { return reporter.fail(error) }
+            reporter.status(.waiting(reason: error.description))
+            stream = waiting.wait(in: run, reporting: nil) { try? opener.open() }
+            if stream == nil { return }
         }
         if settings.announcesLink { reporter.status(.started) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(settings.bufferSize, 1), alignment: 16)

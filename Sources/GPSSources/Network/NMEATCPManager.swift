@@ -1,0 +1,146 @@
+import GPSSystem
+import Glibc
+public import NMEA
+public import GPSLocation
+import Synchronization
+
+/// Reads NMEA that a receiver or an app serves over TCP: an Emlid Reach, a SparkFun RTK
+/// board, a phone's "NMEA server", another gpsfix's `--nmea-listen`, or gpsd's raw port. The
+/// connection is the whole source; the engine and everything after it are the same as for a
+/// serial receiver. A dropped connection is `.disconnected`, then `.reconnecting` with back-off
+/// until the peer serves again. A peer that cannot be reached at start is a failure, unless
+/// `waitsForPeer` (a service that must come up before its receiver).
+public final class NMEATCPManager: LocationManagerInterface {
+    public struct Options: Sendable {
+        /// Seconds without a byte before the stream is reported `.stale`.
+        public var staleAfter: Double
+        /// Whether to connect again after the peer closed or lost the connection.
+        public var reconnect: Bool
+        /// Whether a peer that cannot be reached at start is waited for rather than a failure.
+        public var waitsForPeer: Bool
+        /// Whether to pass every checked sentence to the delegate (`didReceiveSentence`).
+        public var forwardsSentences: Bool
+        /// Whether a receiver's simulator output (GGA quality 8, mode S) counts as fixes.
+        public var acceptsSimulatedFixes: Bool
+        /// Seconds one connection attempt may take.
+        public var connectTimeout: Double
+
+        public init(staleAfter: Double = 5, reconnect: Bool = true, waitsForPeer: Bool = false,
+                    forwardsSentences: Bool = false, acceptsSimulatedFixes: Bool = false, connectTimeout: Double = 5) {
+            self.staleAfter = staleAfter
+            self.reconnect = reconnect
+            self.waitsForPeer = waitsForPeer
+            self.forwardsSentences = forwardsSentences
+            self.acceptsSimulatedFixes = acceptsSimulatedFixes
+            self.connectTimeout = connectTimeout
+        }
+    }
+
+    public let host: String
+    public let port: Int
+    public let options: Options
+    private let source = StreamSource(threadName: "gpsfix-nmea-tcp")
+    private let bytesHandler = Mutex<(@Sendable (UnsafeRawBufferPointer) -> Void)?>(nil)
+
+    /// Back-off between connection attempts.
+    static let reconnection = Reconnection(first: 0.25, longest: 4.0)
+
+    public init(host: String, port: Int, options: Options = .init()) {
+        self.host = host
+        self.port = port
+        self.options = options
+    }
+
+    public var delegate: (any LocationManagerDelegate)? {
+        get { source.relay.delegate }
+        set { source.relay.delegate = newValue }
+    }
+
+    /// "HOST:PORT" (brackets around an IPv6 address).
+    public var sourceDescription: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    public var statistics: Statistics? { source.counted.value }
+
+    public var reception: Reception? { source.received.value }
+
+    /// Every byte exactly as received, in order, on the reader thread (for `gpsfix record`).
+    /// Set before start.
+    public var onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)? {
+        get { bytesHandler.withLock { $0 } }
+        set { bytesHandler.withLock { $0 = newValue } }
+    }
+
+    public func startUpdatingLocation() {
+        var settings = StreamReader.Settings()
+        settings.staleAfter = options.staleAfter
+        settings.forwardsSentences = options.forwardsSentences
+        settings.acceptsSimulatedFixes = options.acceptsSimulatedFixes
+        settings.onBytes = onBytes
+        source.start(self, settings: settings) { [self] run in NetworkOpener(manager: self, run: run) }
+    }
+
+    public func stopUpdatingLocation() {
+        source.stop()
+    }
+}
+
+/// Connects, and says that a lost connection is connected again.
+private final class NetworkOpener: StreamOpener {
+    let manager: NMEATCPManager
+    let run: SourceRuns.Run
+
+    init(manager: NMEATCPManager, run: SourceRuns.Run) {
+        self.manager = manager
+        self.run = run
+    }
+
+    func open() throws(LocationError) -> any ByteStream {
+        do {
+            return try connect()
+        } catch {
+            throw .streamUnavailable(peer: manager.sourceDescription, reason: error.description)
+        }
+    }
+
+    var waitsToOpen: Reconnection? { manager.options.waitsForPeer ? NMEATCPManager.reconnection : nil }
+
+    func afterEnd(of stream: any ByteStream, reason: String?, passes: Int, statistics: Statistics) -> StreamEndAction {
+        manager.options.reconnect
+            ? .reconnect(NMEATCPManager.reconnection)
+            : .fail(.streamUnavailable(peer: manager.sourceDescription, reason: reason ?? "the connection ended"))
+    }
+
+    func reopen() -> (any ByteStream)? { try? connect() }
+
+    private func connect() throws(TCPConnection.Failure) -> TCPStream {
+        guard let wakeup = run.wakeup else { throw .stopped }
+        let connection = try TCPConnection.connect(host: manager.host, port: manager.port,
+                                                   timeout: manager.options.connectTimeout, wakeup: wakeup)
+        return TCPStream(connection, name: manager.sourceDescription)
+    }
+}
+
+/// An open connection, read.
+private final class TCPStream: ByteStream {
+    let connection: TCPConnection
+    let name: String
+
+    init(_ connection: TCPConnection, name: String) {
+        self.connection = connection
+        self.name = name
+    }
+
+    var descriptor: Int32? { connection.descriptor }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamRead {
+        do {
+            let count = try retryingInterrupts { recv(connection.descriptor, buffer.baseAddress, buffer.count, 0) }
+            guard count > 0 else { return .end(reason: "\(name) closed the connection") }
+            return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        } catch where error == .wouldBlock {
+            return .nothing
+        } catch {
+            return .end(reason: "\(name): \(error)")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GPSTestSupport
+import Glibc
+import Testing
+
+/// A service comes up before its receiver: `serve` waits for what is not there yet (a device
+/// not plugged in, gpsd or a network stream not started) and says so, where a one-shot `fix`
+/// fails at once.
+@Suite("gpsfix serve waits for its source", .serialized, .timeLimit(.minutes(1)),
+       .enabled(if: RecordTests.socatAvailable && GPSFixBinary.isAvailable, "needs /usr/bin/socat and the built gpsfix"))
+struct ServeWaitsTests {
+    @Test("A receiver plugged in after serve started is opened and served")
+    func deviceAppears() async throws {
+        let dir = try TemporaryDirectory()
+        let device = dir.path + "/gps", feed = dir.path + "/feed"
+        let serve = try await ServeProcess(["--device", device, "--baud", "9600"])
+        defer { _ = serve.process.isRunning ? serve.process.terminate() : () }
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("\(device): no such device. Is the receiver plugged in? — waiting for it to appear") },
+                "\(serve.stderr)")
+        #expect(serve.process.isRunning)
+
+        // When the receiver is plugged in
+        let socat = try PtyPair(device: device, feed: feed)
+        defer { socat.stop() }
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("\(device): open, waiting for a fix") }, "\(serve.stderr)")
+        let client = try LineClient(port: serve.port)
+        client.send("?WATCH={\"enable\":true,\"json\":true};")
+        let feeding = ServeDeviceTests.feeding(feed, from: 0)
+        defer { feeding.cancel() }
+        var tpv: String?
+        while let line = client.readLine(within: 10) {
+            if line.contains("\"class\":\"TPV\"") { tpv = line; break }
+        }
+        #expect(tpv?.contains("\"device\":\"\(device)\"") == true, "\(serve.stderr)")
+        #expect(await serve.stop() == 0)
+
+        // A one-shot fix on a missing device still fails at once.
+        let fix = try #require(await gpsfix("fix", "--device", dir.path + "/none", limit: .seconds(5)))
+        #expect(fix.status == 1)
+        #expect(fix.stderr.contains("no such device"))
+    }
+
+    @Test("serve --gpsd and --nmea-tcp wait for a peer that is not up yet")
+    func peersAbsent() async throws {
+        let port = try freeLoopbackPort()
+        for source in [["--gpsd", "127.0.0.1:\(port)"], ["--nmea-tcp", "127.0.0.1:\(port)"]] {
+            let serve = try await ServeProcess(source)
+            #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("— waiting for it to appear") }, "\(serve.stderr)")
+            try await Task.sleep(for: .milliseconds(600))
+            #expect(serve.process.isRunning, "\(source): \(serve.stderr)")
+            #expect(await serve.stop() == 0)
+        }
+    }
+}
