@@ -49,6 +49,51 @@ struct LiveViewTests {
         lines.first { $0.hasPrefix(prefix) }
     }
 
+    // MARK: - What a new user tripped on
+
+    @Test("One count of satellites used on one screen: the sky's (GSA names them) over the fix's (GGA's number)")
+    func oneUsedCount() throws {
+        // Given a GGA that says 12 and a GSA whose satellites number 4 (as a receiver may)
+        var fix = Self.fix
+        fix.satellitesUsed = 12
+        let lines = view([.fix(fix), .sky(Self.sky)]).lines(now: 100, width: 100, height: 40)
+
+        // Then both rows say the sky's
+        #expect(try #require(line(lines, "Fix")).contains("4 satellites used"))
+        #expect(try #require(line(lines, "Sky")).contains("5 satellites in view, 4 used"))
+        // and without a sky, the fix's
+        let alone = view([.fix(fix)]).lines(now: 100, width: 100, height: 40)
+        #expect(try #require(line(alone, "Fix")).contains("12 satellites used"))
+    }
+
+    @Test("Colour, where the terminal has it: the state in the title, green with a fix, red when lost, yellow while waiting")
+    func colour() throws {
+        func title(_ events: [LocationEvent], colour: Bool = true) -> String {
+            var view = LiveView(source: "/dev/ttyACM0", kind: .receiver, unicode: true, colour: colour)
+            for event in events { view.apply(event, at: 100) }
+            return view.lines(now: 100, width: 80, height: 30)[0]
+        }
+        #expect(title([.fix(Self.fix)]).hasSuffix("\u{1B}[32m3D fix\u{1B}[0m"))
+        #expect(title([.fix(Self.fix), .status(.disconnected(reason: "gone"))]).hasSuffix("\u{1B}[31mdevice unplugged — waiting\u{1B}[0m"))
+        #expect(title([.status(.started)]).hasSuffix("\u{1B}[33mwaiting for fix\u{1B}[0m"))
+        #expect(!title([.fix(Self.fix)], colour: false).contains("\u{1B}"))
+        // Only the title: every other row stays plain text, cut to the width as before
+        var view = LiveView(source: "/dev/ttyACM0", kind: .receiver, unicode: true, colour: true)
+        view.apply(.fix(Self.fix), at: 100)
+        #expect(view.lines(now: 100, width: 80, height: 30).dropFirst().allSatisfy { !$0.contains("\u{1B}") })
+    }
+
+    @Test("Which terminals redraw and which have colour", arguments: [
+        ("xterm-256color", nil, true, true), ("dumb", nil, false, false), ("", nil, true, false),
+        ("screen", nil, true, true), ("tmux-256color", "1", true, false), ("vt52", nil, true, false),
+    ] as [(String, String?, Bool, Bool)])
+    func terminalKinds(term: String, noColor: String?, redraws: Bool, colours: Bool) {
+        #expect(TerminalScreen.canRedraw(term: term) == redraws)
+        #expect(TerminalScreen.hasColour(term: term, noColor: noColor) == colours)
+        #expect(TerminalScreen.canRedraw(term: nil) == true)
+        #expect(TerminalScreen.hasColour(term: nil, noColor: nil) == false)
+    }
+
     // MARK: - The fix and the sky
 
     @Test("A fix shows time and age, position, both altitudes, speed, course, mode, DOPs and accuracy")
@@ -250,8 +295,8 @@ struct LiveViewTests {
         #expect(lines.last?.hasPrefix("Sentences — ") == true, "the counters stay")
         #expect(line(lines, "  G09") != nil)
         #expect(line(lines, "  G24") == nil)
-        let more = try #require(line(lines, "  … "))
-        #expect(more.hasPrefix("  … 3 more satellites"), "\(more)")
+        let more = try #require(line(lines, "  +"))
+        #expect(more.hasPrefix("  +3 more (a taller window"), "\(more)")
     }
 
     @Test("Tiny terminals get what fits, down to nothing", arguments: [(1, 1), (10, 3), (0, 0), (100, 12)])

@@ -75,6 +75,26 @@ struct LiveViewTmuxTests {
     }
 }
 
+extension LiveViewTmuxTests {
+    @Test("TERM=dumb gets lines, not the view, even with --view, and is told why")
+    func dumbTerminal() async throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.drive(epochs: 3)
+        let binary = try #require(GPSFixBinary.url)
+        let tmux = Tmux()
+        defer { tmux.killServer() }
+
+        try await tmux.start(["/usr/bin/env", "TERM=dumb", binary.path, "watch", "--replay", path, "--speed", "max", "--view"])
+        let status = await tmux.waitForExit()
+
+        #expect(status == 0)
+        let after = try #require(await tmux.pane(history: true))
+        #expect(after.contains("cannot redraw in place; printing lines instead of the live view"), "\(after)")
+        #expect(after.contains("2019-04-12T12:00:02.000Z  48.1173000 N 11.5166667 E"), "\(after)")
+        #expect(!after.contains("Signal (dB-Hz)"), "\(after)")
+    }
+}
+
 /// Where the view is not wanted, lines stay lines; where it is forced, it still cleans up.
 @Suite("gpsfix watch: the view or lines", .enabled(if: GPSFixBinary.isAvailable, "gpsfix binary not found"),
        .timeLimit(.minutes(1)))

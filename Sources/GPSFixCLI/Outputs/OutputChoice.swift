@@ -52,7 +52,8 @@ extension OutputFormat {
     }
 
     /// The row chosen when no flag is.
-    private static var plain: OutputFormat { all.first { $0.flag == nil }! }
+    /// Text lines, what a pipe or a file gets.
+    static var plain: OutputFormat { all.first { $0.flag == nil }! }
 
     private static func flagged(_ args: ParsedArguments) throws -> OutputFormat? {
         let given = all.filter { $0.flag.map(args.has) ?? false }

@@ -12,6 +12,9 @@ struct LiveView: Sendable {
     let kind: SourceKind
     /// Block and box-drawing characters; plain ASCII where the terminal's locale is not UTF-8.
     let unicode: Bool
+    /// Whether the state in the title is coloured (green with a fix, yellow while waiting,
+    /// red when the source is lost or failed), where the terminal has colours.
+    let colour: Bool
 
     private(set) var fix: Fix?
     /// When the last fix arrived, in seconds on the caller's clock. Its age counts from here,
@@ -25,10 +28,11 @@ struct LiveView: Sendable {
     /// What the engine counted, when the source shares it (a gpsd source does not).
     private(set) var tally: Tally?
 
-    init(source: String, kind: SourceKind = .receiver, unicode: Bool) {
+    init(source: String, kind: SourceKind = .receiver, unicode: Bool, colour: Bool = false) {
         self.source = source
         self.kind = kind
         self.unicode = unicode
+        self.colour = colour
     }
 
     /// The engine's counts as the view shows them.
@@ -97,9 +101,34 @@ struct LiveView: Sendable {
             // Cut the table, and say by how much, rather than push the counters off screen.
             let kept = max(0, room - 1)
             let hidden = table[kept...].filter(\.isSatellite).count
-            rows = Array(rows[..<kept]) + (room >= 1 ? ["  … \(hidden) more satellites (a taller window shows them)"] : [])
+            rows = Array(rows[..<kept]) + (room >= 1 ? ["  +\(hidden) more (a taller window shows them)"] : [])
         }
-        return (top + skyHead + rows + bottom).prefix(height).map { LiveViewText.truncate(plain($0), width) }
+        var frame = (top + skyHead + rows + bottom).prefix(height).map { LiveViewText.truncate(plain($0), width) }
+        if colour, let title = frame.first { frame[0] = coloured(title) }
+        return frame
+    }
+
+    /// The title with its state in colour (SGR), once cut to the screen's width: escapes take
+    /// no columns, so they are added after the cutting, around what is left of the state.
+    private func coloured(_ title: String) -> String {
+        let state = plain(statusText)
+        guard !state.isEmpty, title.hasSuffix(state) else { return title }
+        let sgr = switch status {
+        case _ where failure != nil: "31"
+        case .disconnected?, .reconnecting?: "31"
+        case .waiting?, .stale?: "33"
+        case .finished?, .stopped?: "36"
+        case .started?, .streaming?, nil: fix?.hasFix == true && fix?.coordinate != nil ? "32" : "33"
+        }
+        return String(title.dropLast(state.count)) + "\u{1B}[\(sgr)m" + state + "\u{1B}[0m"
+    }
+
+    /// The one count of satellites used that the view shows, in the fix's row and the sky's
+    /// alike: the sky's, which names them (GSA), where it has any; else the fix's number (GGA).
+    /// Receivers' two counts can differ by one (12 and 13 on one screen looked like a bug).
+    private var satellitesUsed: Int? {
+        if let sky, sky.satellites.contains(where: \.used) { return sky.satellitesUsed }
+        return fix?.satellitesUsed ?? sky.map(\.satellitesUsed)
     }
 
     /// The source on the left, what it is doing on the right.
@@ -154,7 +183,7 @@ struct LiveView: Sendable {
 
         var mode = T.mode(fix.mode)
         if let q = fix.quality { mode += "   " + q.name }
-        mode += "   " + (fix.satellitesUsed.map { "\($0) satellites used" } ?? "satellites used —")
+        mode += "   " + (satellitesUsed.map { "\($0) satellites used" } ?? "satellites used —")
 
         let dop = fix.dop.position == nil && fix.dop.horizontal == nil ? (sky?.dop ?? fix.dop) : fix.dop
         func d(_ name: String, _ value: Double?) -> String { name + " " + (value.map { T.decimal($0, 1) } ?? dash) }
@@ -191,7 +220,7 @@ struct LiveView: Sendable {
         let header = "  " + LiveViewText.pad("Sat", 6) + LiveViewText.pad("Elev", 6, right: true)
             + LiveViewText.pad("Azim", 7, right: true) + LiveViewText.pad("SNR", 6, right: true) + "  "
             + LiveViewText.pad("Signal (dB-Hz)", Self.barCells) + "  Used"
-        return [row("Sky", "\(sky.satellites.count) satellites in view, \(sky.satellitesUsed) used"), header]
+        return [row("Sky", "\(sky.satellites.count) satellites in view, \(satellitesUsed ?? sky.satellitesUsed) used"), header]
     }
 
     /// A heading per constellation, then its satellites in number order.

@@ -88,7 +88,9 @@ final class LiveViewPainter: Sendable {
     private let broken = Atomic<Bool>(false)
 
     init(context: WatchContext, statistics: (@Sendable () -> Statistics?)?) {
-        model = Mutex(Model(view: LiveView(source: context.source, kind: context.kind, unicode: TerminalScreen.speaksUTF8)))
+        model = Mutex(Model(view: LiveView(source: context.source, kind: context.kind, unicode: TerminalScreen.speaksUTF8,
+                                              colour: TerminalScreen.hasColour(term: TerminalScreen.environmentTerm,
+                                                                               noColor: TerminalScreen.environmentNoColor))))
         screen = Mutex(TerminalScreen(terminal: context.terminal))
         self.statistics = statistics
     }

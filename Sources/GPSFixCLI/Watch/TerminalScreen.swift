@@ -64,6 +64,22 @@ struct TerminalScreen: Sendable {
         return (80, 24)
     }
 
+    /// Whether a terminal of type `term` (`$TERM`) can be redrawn in place: any but "dumb"
+    /// (Emacs' shell, some CI logs). An unset TERM says nothing, and `--view` into a pipe, for
+    /// a program that renders escapes, must still draw.
+    static func canRedraw(term: String?) -> Bool { term != "dumb" }
+
+    /// Whether to colour: a terminal that redraws, whose type says it has colours, unless the
+    /// user said NO_COLOR (no-color.org).
+    static func hasColour(term: String?, noColor: String?) -> Bool {
+        guard let term, canRedraw(term: term), noColor?.isEmpty ?? true else { return false }
+        let families = ["xterm", "screen", "tmux", "rxvt", "linux", "vt100", "konsole", "alacritty", "foot", "kitty", "wezterm"]
+        return term.contains("color") || families.contains { term.hasPrefix($0) }
+    }
+
+    static var environmentTerm: String? { getenv("TERM").map { String(cString: $0) } }
+    static var environmentNoColor: String? { getenv("NO_COLOR").map { String(cString: $0) } }
+
     /// Whether the locale says the terminal shows UTF-8, by the variables' usual precedence.
     static var speaksUTF8: Bool {
         for name in ["LC_ALL", "LC_CTYPE", "LANG"] {

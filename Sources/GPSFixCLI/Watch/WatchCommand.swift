@@ -10,8 +10,14 @@ struct WatchCommand {
     let terminal: Terminal
 
     func run() throws -> Int32 {
-        // A person at a terminal gets the live view; a pipe or a file gets lines.
-        let format = try OutputFormat.forWatch(args, stdoutIsTerminal: isatty(terminal.out.fd) == 1)
+        // A person at a terminal gets the live view; a pipe, a file or a terminal that cannot
+        // redraw in place (TERM=dumb) gets lines.
+        let redraws = TerminalScreen.canRedraw(term: TerminalScreen.environmentTerm)
+        var format = try OutputFormat.forWatch(args, stdoutIsTerminal: isatty(terminal.out.fd) == 1 && redraws)
+        if format.isForPeople && !redraws {
+            terminal.note("gpsfix: this terminal (TERM=\(TerminalScreen.environmentTerm ?? "")) cannot redraw in place; printing lines instead of the live view")
+            format = OutputFormat.plain
+        }
         let limit = try SourceOptions.count(args, "-n")
         let speed = try SourceOptions.speed(args, default: .factor(1))
         let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: format.needsSentences)
