@@ -10,6 +10,8 @@ final class Client {
     var queue: OutputQueue
     /// When it last sent a request, and when it last took bytes we had for it.
     var lastRequest: Double
+    /// Whether it has sent a request at all (a poller), or only connected.
+    var hasAsked = false
     var lastProgress: Double
     /// Reports it missed because its queue was full.
     var dropped = 0

@@ -3,9 +3,14 @@ public struct ServerConfiguration: Sendable {
     public var address: ListenAddress
     /// What `VERSION` says after "gpsfix".
     public var release: String
-    /// A client that is not watching and sends nothing for this long, or that reads nothing
-    /// for this long while reports wait for it, is disconnected.
+    /// A watcher that reads nothing for this long while reports wait for it is disconnected.
     public var clientTimeout: Double
+    /// A client that connects and asks nothing for this long is disconnected: gpsd's
+    /// ASSIGNMENT_TIMEOUT (60 s).
+    public var assignmentTimeout: Double = 60
+    /// A client that has asked (a poller) but does not watch is disconnected this long after
+    /// its last request: gpsd's POLLER_TIMEOUT (15 minutes).
+    public var pollerTimeout: Double = 15 * 60
     /// The most that may wait for one client (about 100 epochs of TPV and SKY); past it,
     /// reports for that client are dropped and counted.
     public var queueLimit: Int

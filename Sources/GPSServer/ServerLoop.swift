@@ -138,6 +138,7 @@ struct ServerLoop {
             switch outcome {
             case .request(let request):
                 client.lastRequest = now
+                client.hasAsked = true
                 answer(request, client: client, now: now)
             case .overlong:
                 client.send(Reports.error("Request too long: more than \(config.requestLimit) bytes without ';' or newline"), now: now)
@@ -198,16 +199,17 @@ struct ServerLoop {
         }
     }
 
-    /// Closes clients that hold the server up: silent non-watchers and watchers that have
-    /// stopped reading.
+    /// Closes clients that hold the server up, by gpsd's rules: watchers that have stopped
+    /// reading, clients that connect and ask nothing, pollers long silent.
     private func expire(now: Double) {
         let timeout = config.clientTimeout
         for client in clients where !client.closed {
+            let idle = client.hasAsked ? config.pollerTimeout : config.assignmentTimeout
             if !client.queue.isEmpty && now - client.lastProgress > timeout {
                 server.log("gpsfix: serve: client \(client.peer) has read nothing for \(Int(timeout)) s (\(client.dropped) reports dropped); disconnecting it")
                 client.close()
-            } else if !client.policy.enable && now - client.lastRequest > timeout {
-                client.send(Reports.error("Timed out: no request for \(Int(timeout)) s"), now: now)
+            } else if !client.policy.enable && now - client.lastRequest > idle {
+                client.send(Reports.error("Timed out: no request for \(Int(idle)) s"), now: now)
                 _ = client.queue.flush(to: client.fd)
                 client.close()
             }

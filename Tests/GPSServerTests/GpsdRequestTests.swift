@@ -36,11 +36,15 @@ struct GpsdRequestTests {
         #expect(GpsdRequest(Substring(text)) == .invalid(message))
     }
 
-    @Test("Enabling a watch without naming an output means JSON, as in gpsd")
-    func enableMeansJSON() {
+    @Test("Enabling a watch without naming an output sends nothing, as gpsd 3.22 does (json stays false until asked)")
+    func enableAloneSendsNothing() {
         var policy = WatchPolicy()
         policy.apply(.init(enable: true))
-        #expect(policy.wantsReports && !policy.wantsSentences)
+        #expect(!policy.wantsReports && !policy.wantsSentences)
+        #expect(policy.enable && !policy.json)
+        // and a later change that names json keeps the watch on
+        policy.apply(.init(json: true))
+        #expect(policy.wantsReports)
 
         var nmea = WatchPolicy()
         nmea.apply(.init(enable: true, nmea: true))

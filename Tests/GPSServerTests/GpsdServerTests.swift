@@ -166,15 +166,24 @@ struct GpsdServerTests {
         #expect(await harness.stop())
     }
 
-    @Test("A client that says nothing is timed out; a quiet watcher is not")
+    @Test("By gpsd's rules: a client that asks nothing goes after the assignment timeout, a poller after the poller timeout since its last request; a quiet watcher stays")
     func silentClient() async throws {
-        let harness = try ServerHarness(clientTimeout: 0.5)
+        // The watcher-that-does-not-read timeout is short here: it must not be what cuts them.
+        let harness = try ServerHarness(clientTimeout: 0.3, assignmentTimeout: 1, pollerTimeout: 2.5)
         let silent = try harness.client()
+        let poller = try harness.client()
+        poller.send("?POLL;")
         let watcher = try harness.watcher()
+        let started = monotonicSeconds()
 
         #expect(silent.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
-        #expect(silent.readLine(within: 3)?.contains("Timed out: no request") == true)
+        #expect(silent.readLine(within: 3)?.contains("Timed out: no request for 1 s") == true)
         #expect(silent.waitForClose(within: 2))
+        let silentGone = monotonicSeconds() - started
+        #expect(silentGone > 0.8, "not before the assignment timeout: \(silentGone) s")
+        #expect(poller.readLines(2).last?.hasPrefix("{\"class\":\"POLL\"") == true)
+        #expect(poller.readLine(within: 4)?.contains("Timed out: no request for 2 s") == true)
+        #expect(monotonicSeconds() - started > 2.2, "the poller outlives the silent client")
         harness.server.publish(.fix(Sample.fix))
         #expect(watcher.readLines(2).last?.hasPrefix("{\"class\":\"TPV\"") == true, "the watcher is still served")
         #expect(await harness.stop())
@@ -185,7 +194,7 @@ struct GpsdServerTests {
         // Given a small per-client queue, a reader, and a watcher that never reads
         let harness = try ServerHarness(clientTimeout: 1, queueLimit: 16 * 1024)
         let stuck = try harness.client(receiveBuffer: 2048)
-        stuck.send("?WATCH={\"enable\":true};")
+        stuck.send("?WATCH={\"enable\":true,\"json\":true};")
         let reader = try harness.watcher()
         _ = reader.readLine(within: 0.2)
 

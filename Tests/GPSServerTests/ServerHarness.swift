@@ -9,10 +9,13 @@ final class ServerHarness: Sendable {
     let logs = LogLines()
     private let ended = Eventually<Void>()
 
-    init(clientTimeout: Double = 15, queueLimit: Int = 256 * 1024, maxClients: Int = 200,
+    init(clientTimeout: Double = 15, assignmentTimeout: Double = 60, pollerTimeout: Double = 900,
+         queueLimit: Int = 256 * 1024, maxClients: Int = 200,
          device: DeviceDescription = DeviceDescription(path: "/dev/ttyTEST", bps: 9600)) throws {
-        let configuration = ServerConfiguration(address: ListenAddress(host: "127.0.0.1", port: 0), release: "gpsfix test",
+        var configuration = ServerConfiguration(address: ListenAddress(host: "127.0.0.1", port: 0), release: "gpsfix test",
                                                 clientTimeout: clientTimeout, queueLimit: queueLimit, maxClients: maxClients)
+        configuration.assignmentTimeout = assignmentTimeout
+        configuration.pollerTimeout = pollerTimeout
         let logs = self.logs
         server = try GpsdServer(configuration: configuration, device: device) { line in logs.lines.withLock { $0.append(line) } }
         let server = self.server, ended = self.ended

@@ -104,12 +104,13 @@ public struct WatchPolicy: Equatable, Sendable {
         public let description: String
     }
 
-    /// Applies a change as gpsd does: enabling with no output named means JSON.
+    /// Applies a change as gpsd does: what is not named keeps its value, and JSON is off
+    /// until asked for. (gpsd 3.22 answers `?WATCH={"enable":true}` with `"json":false` and
+    /// sends no reports; gpspipe -w and libgps always name it.)
     public mutating func apply(_ change: Change) {
         if let v = change.enable { enable = v }
         if let v = change.json { json = v }
         if let v = change.nmea { nmea = v }
         if let v = change.raw { raw = v }
-        if enable && change.json == nil && !nmea && raw == 0 { json = true }
     }
 }
