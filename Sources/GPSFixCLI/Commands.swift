@@ -49,7 +49,7 @@ enum Commands {
         usage: "gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea | --gpx | --view] [-n N] [-t]",
         options: sourceOptions + OutputFormat.watchOptions + [
             .value("-n", "N", "Stop after N reports (lines; with --gpx, track points), as 'gpspipe -n' does."),
-            .flag("-t", "Prefix each line with the UTC time it was written, as 'gpspipe -t' does."),
+            .flag("-t", "Prefix each line with the local time it was written ('2026-11-30 07:10:00: '), as 'gpspipe -t' does."),
         ],
         positionals: 0,
         details: "Without --json, one readable line per epoch: time, latitude and longitude in degrees,\naltitude (MSL), speed, course, mode and satellites used. A replay ends when the capture\ndoes; a receiver is watched until Ctrl-C, through unplugging and plugging in again.",

@@ -52,17 +52,23 @@ struct WatchOutputOptionsTests {
         let before = Date()
 
         let plain = try #require(await gpsfix("watch", "--replay", path, "--json", "--speed", "max"))
-        let stamped = try #require(await gpsfix("watch", "--replay", path, "--json", "--speed", "max", "-t"))
+        // In a zone far from UTC, to see that the stamp is local time as gpspipe's is.
+        let stamped = try #require(await runGPSFix(["watch", "--replay", path, "--json", "--speed", "max", "-t"],
+                                                   launcher: ["/usr/bin/env", "TZ=Asia/Kolkata"]))
 
         #expect(stamped.status == 0)
         #expect(stamped.stdoutLines.count == plain.stdoutLines.count)
-        let format = ISO8601DateFormatter()
-        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        // gpspipe -t's "%F %T": 2026-11-30 12:40:00
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "Asia/Kolkata")
+        format.dateFormat = "yyyy-MM-dd HH:mm:ss"
         for (line, original) in zip(stamped.stdoutLines, plain.stdoutLines) {
             let parts = line.split(separator: ": ", maxSplits: 1).map(String.init)
             #expect(parts.count == 2 && parts[1] == original, "\(line)")
-            let when = try #require(format.date(from: parts[0]), "not a UTC timestamp: \(parts[0])")
-            #expect(when.timeIntervalSince(before) > -1 && when.timeIntervalSinceNow < 1, "\(parts[0]) is not now")
+            #expect(parts[0].count == 19, "\(parts[0])")
+            let when = try #require(format.date(from: parts[0]), "not gpspipe's stamp: \(parts[0])")
+            #expect(when.timeIntervalSince(before) > -2 && when.timeIntervalSinceNow < 2, "\(parts[0]) is not now, in local time")
         }
     }
 }
