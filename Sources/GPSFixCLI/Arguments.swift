@@ -12,6 +12,9 @@ struct OptionSpec: Sendable {
     /// Parsed but left out of help: an option the command refuses with a reason of its own,
     /// which beats "unknown option" for a flag another command takes.
     var isHidden = false
+    /// May be given more than once, each value kept (`ParsedArguments.all`). Otherwise a second
+    /// value is a usage error: silently keeping the last one hid the first from whoever typed it.
+    var isRepeatable = false
 
     static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, value: nil, help: help) }
     static func value(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
@@ -23,15 +26,26 @@ struct OptionSpec: Sendable {
     static func optionalValue(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: placeholder, help: help, valueIsOptional: true)
     }
+
+    func repeatable() -> OptionSpec {
+        var spec = self
+        spec.isRepeatable = true
+        return spec
+    }
 }
 
 struct ParsedArguments: Sendable {
+    /// Each value option's value (for a repeatable one, the last).
     var values: [String: String] = [:]
+    /// Every value of a repeatable option, in the order given.
+    var repeated: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
     var wantsHelp = false
 
     subscript(name: String) -> String? { values[name] }
+    /// Every value given for `name`: several for a repeatable option, else one or none.
+    func all(_ name: String) -> [String] { repeated[name] ?? values[name].map { [$0] } ?? [] }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 }
 
@@ -81,16 +95,22 @@ enum ArgumentParser {
                 throw UsageError(message: "unknown option '\(name)'\(hint)")
             }
             if let placeholder = spec.value {
+                let value: String
                 if let inline {
-                    parsed.values[spec.name] = inline
+                    value = inline
                 } else if spec.valueIsOptional && (i == arguments.count || arguments[i].hasPrefix("-")) {
-                    parsed.values[spec.name] = ""
+                    value = ""
                 } else if i < arguments.count {
-                    parsed.values[spec.name] = arguments[i]
+                    value = arguments[i]
                     i += 1
                 } else {
                     throw UsageError(message: "\(spec.name) needs a value (\(placeholder))")
                 }
+                if let earlier = parsed.values[spec.name], !spec.isRepeatable {
+                    throw UsageError(message: "\(spec.name) given twice ('\(earlier)', then '\(value)'): it takes one \(placeholder)")
+                }
+                parsed.values[spec.name] = value
+                if spec.isRepeatable { parsed.repeated[spec.name, default: []].append(value) }
             } else {
                 guard inline == nil else { throw UsageError(message: "\(spec.name) takes no value") }
                 parsed.flags.insert(spec.name)

@@ -82,9 +82,9 @@ enum Commands {
     static let serve = Command(
         name: "serve",
         summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
-        usage: "gpsfix serve [--listen ADDR:PORT] [--client-timeout S] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
+        usage: "gpsfix serve [--listen [ADDR:]PORT] [--client-timeout S] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
         options: sourceOptions + [
-            .value("--listen", "ADDR:PORT", "Where to listen (default 127.0.0.1:2947). Another address than loopback opens the feed to the network."),
+            .value("--listen", "[ADDR:]PORT", "Where to listen (default 127.0.0.1:2947): a port alone is on loopback, an address alone keeps port 2947. Another address than loopback opens the feed to the network."),
             .value("--client-timeout", "S", "Disconnect a client that reads nothing it is sent, or sends no request while not watching, for S seconds (default 15)."),
         ],
         positionals: 0,
