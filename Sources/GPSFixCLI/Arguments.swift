@@ -15,6 +15,8 @@ struct OptionSpec: Sendable {
     /// May be given more than once, each value kept (`ParsedArguments.all`). Otherwise a second
     /// value is a usage error: silently keeping the last one hid the first from whoever typed it.
     var isRepeatable = false
+    /// What the shell completions offer for the value.
+    var completion: ValueCompletion?
 
     static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, value: nil, help: help) }
     static func value(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
@@ -32,6 +34,30 @@ struct OptionSpec: Sendable {
         spec.isRepeatable = true
         return spec
     }
+
+    func completing(_ kind: ValueCompletion) -> OptionSpec {
+        var spec = self
+        spec.completion = kind
+        return spec
+    }
+
+    /// What completes the value: as set, else what the placeholder says (`FILE` and `PATH` are
+    /// files; the lower-case words of `X|max` are themselves); nil for a flag or free text.
+    var valueCompletion: ValueCompletion? {
+        guard let value else { return nil }
+        if let completion { return completion }
+        if ["FILE", "PATH", "DIR"].contains(value) { return .files }
+        let words = value.split(separator: "|").map(String.init).filter { $0.allSatisfy(\.isLowercase) }
+        return words.isEmpty ? nil : .words(words)
+    }
+}
+
+/// What a shell offers when completing an option's value.
+enum ValueCompletion: Equatable, Sendable {
+    case files
+    /// Serial ports that may be receivers: /dev/gps*, /dev/serial/by-id/*, ttyACM*, ttyUSB*.
+    case devices
+    case words([String])
 }
 
 struct ParsedArguments: Sendable {

@@ -195,9 +195,9 @@ struct SourceOptionsTests {
 
 @Suite("Commands")
 struct CommandsTests {
-    @Test("The table names fix, watch, record, serve and devices")
+    @Test("The table names fix, watch, record, serve, devices and completion")
     func table() {
-        #expect(Commands.all.map(\.name) == ["fix", "watch", "record", "serve", "devices"])
+        #expect(Commands.all.map(\.name) == ["fix", "watch", "record", "serve", "devices", "completion"])
         #expect(Commands.named("watch")?.name == "watch")
         #expect(Commands.named("nonsense") == nil)
     }
@@ -210,7 +210,7 @@ struct CommandsTests {
         #expect(help.contains("\n  --gpsd [HOST[:PORT]]  Read through a running gpsd"))
         #expect(help.contains("\n  --replay FILE         Read a recorded capture"))
         #expect(help.contains("\n  --loop                Start the capture again when it ends (a file only: a pipe or FIFO is read once).\n"))
-        #expect(help.hasSuffix("  --help                Show this help.\n"))
+        #expect(help.contains("  --help                Show this help.\n\nExamples:\n"), "the options end with --help, and the examples follow")
     }
 
     @Test("The overview lists every command with its summary")

@@ -19,11 +19,12 @@ struct GPSFixBinaryTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Usage: gpsfix [COMMAND] [OPTIONS]"))
         #expect(result.stdout.contains("Commands:"))
-        #expect(result.stdout.contains("  watch    Print fixes as they arrive."))
-        #expect(result.stdout.contains("  fix      Print the first fix and exit"))
-        #expect(result.stdout.contains("  record   Record a receiver's output"))
-        #expect(result.stdout.contains("  devices  List serial ports"))
-        #expect(result.stdout.contains("  serve    Serve fixes to gpsd clients"))
+        #expect(result.stdout.contains("  watch       Print fixes as they arrive."))
+        #expect(result.stdout.contains("  fix         Print the first fix and exit"))
+        #expect(result.stdout.contains("  record      Record a receiver's output"))
+        #expect(result.stdout.contains("  devices     List serial ports"))
+        #expect(result.stdout.contains("  serve       Serve fixes to gpsd clients"))
+        #expect(result.stdout.contains("  completion  Print a completion script for bash or zsh."))
         #expect(result.stderr.isEmpty)
     }
 
@@ -312,7 +313,7 @@ struct GPSFixBinaryTests {
         let result = try #require(await gpsfix("nonsense"))
         #expect(result.status == 64, "\(result)")
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "gpsfix: unknown command 'nonsense'. Commands: fix, watch, record, serve, devices; see 'gpsfix --help'.\n")
+        #expect(result.stderr == "gpsfix: unknown command 'nonsense'. Commands: fix, watch, record, serve, devices, completion; see 'gpsfix --help'.\n")
     }
 
     @Test("A stray argument: exit 64", .timeLimit(.minutes(1)))
