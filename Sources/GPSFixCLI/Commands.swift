@@ -126,7 +126,7 @@ enum Commands {
         ],
         exits: [
             ExitStatus(0, meaning: "Ctrl-C or SIGTERM stopped the server."),
-            ExitStatus(1, meaning: "It could not listen (the port in use, a port below 1024 without root, an address not of this machine), or the source failed."),
+            ExitStatus(1, meaning: "It could not listen (the port in use, a port below 1024 without root, an address not of this machine, a host name that does not resolve), or the source failed."),
             .usage,
         ]
     )
