@@ -9,14 +9,17 @@ SHARED     ?= ../shared
 RUN_DEPS   := pkg-config libgps-dev
 # What the tests and the conformance gate need: python3 runs gpsd's scorer, socat makes the
 # pseudo-terminals the serial tests read, udev's udevadm checks the rules, gpsd is the
-# real peer the gpsd source is tested against.
-TEST_DEPS  := pkg-config libgps-dev python3 socat udev gpsd gpsd-clients python3-gps tmux gpsbabel python3-gpxpy
+# real peer the gpsd source is tested against; man-db and groff-base render the man page,
+# bash-completion and zsh load the completions as they would for a person, and the
+# install test runs make.
+TEST_DEPS  := pkg-config libgps-dev python3 socat udev gpsd gpsd-clients python3-gps tmux gpsbabel python3-gpxpy \
+              make man-db groff-base bash-completion zsh
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.
 STRICT     := -Xswiftc -warnings-as-errors
 
-.PHONY: run test build release deps-run deps-test conformance bench captures install-udev clean fuzz sanitize tsan
+.PHONY: run test build release deps-run deps-test conformance bench captures install uninstall install-udev clean fuzz sanitize tsan
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -65,9 +68,87 @@ sanitize: deps-test
 tsan: deps-test
 	Tools/tsan/run.sh
 
-# Stable /dev/gpsN names, group dialout, ModemManager kept away: for known GPS receivers only.
+# Where `make install` puts things. DESTDIR stages the whole tree elsewhere (a package, a test).
+PREFIX         ?= /usr/local
+BINDIR         ?= $(PREFIX)/bin
+MANDIR         ?= $(PREFIX)/share/man
+SYSCONFDIR     ?= /etc
+# Where bash-completion (XDG_DATA_DIRS, /usr/local/share first) and zsh's default fpath look.
+BASHCOMPDIR    ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR     ?= $(PREFIX)/share/zsh/site-functions
+# udev reads rules from /etc/udev/rules.d and /usr/lib/udev/rules.d, never from under
+# /usr/local: a local install puts them with the administrator's own, a /usr one with the
+# distribution's.
+UDEVRULESDIR   ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,$(SYSCONFDIR)/udev/rules.d)
+# systemd looks for system units in /usr/local/lib/systemd/system as well ('systemd-analyze
+# unit-paths'): the place for software installed under /usr/local, below /etc/systemd/system,
+# so an administrator's own unit or drop-in still wins.
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+# The binary installed: the release build, made first, unless another is named
+# ('make install BINARY=.build/debug/gpsfix' installs one already built).
+BINARY         ?= .build/release/gpsfix
+SYSTEMD_SRC    ?= systemd
+# Whatever of the units and their defaults is in the tree is installed.
+UNITS          := $(wildcard $(SYSTEMD_SRC)/gpsfix.service $(SYSTEMD_SRC)/gpsfix.socket)
+UNIT_DEFAULTS  := $(wildcard $(SYSTEMD_SRC)/gpsfix.default)
+# The man page and completions, made by the binary from its own table of commands.
+GENERATED      ?= .build/install-files
+# Root's rights for a live install, none for a staged one (DESTDIR): 'make install' is run as
+# yourself, so the build stays yours.
+ROOT           := $(if $(DESTDIR),,$(SUDO))
+D              := $(DESTDIR)
+
+# The binary, its man page and completions (made by the binary from its own table of
+# commands), the udev rules, and whatever of the systemd units is in the tree: each unit's
+# Exec lines name the binary this install put, and the options file (/etc/default/gpsfix) is
+# installed only when there is none, for once it exists it is the administrator's. On the
+# live system (no DESTDIR), udev and systemd are told to read what changed.
+install: $(if $(filter .build/release/gpsfix,$(BINARY)),release)
+	mkdir -p $(GENERATED)
+	$(BINARY) --man > $(GENERATED)/gpsfix.1
+	$(BINARY) completion bash > $(GENERATED)/gpsfix.bash
+	$(BINARY) completion zsh > $(GENERATED)/_gpsfix
+	$(ROOT) install -D -m 0755 $(BINARY) $(D)$(BINDIR)/gpsfix
+	$(ROOT) install -D -m 0644 $(GENERATED)/gpsfix.1 $(D)$(MANDIR)/man1/gpsfix.1
+	$(ROOT) install -D -m 0644 $(GENERATED)/gpsfix.bash $(D)$(BASHCOMPDIR)/gpsfix
+	$(ROOT) install -D -m 0644 $(GENERATED)/_gpsfix $(D)$(ZSHCOMPDIR)/_gpsfix
+	$(ROOT) install -D -m 0644 udev/60-gpsfix.rules $(D)$(UDEVRULESDIR)/60-gpsfix.rules
+	@for unit in $(UNITS); do \
+	  name=$${unit##*/}; \
+	  sed -E 's#^(Exec[A-Za-z]*=[-@:+!]*)/[^ ]*/gpsfix( |$$)#\1$(BINDIR)/gpsfix\2#' $$unit > $(GENERATED)/$$name || exit 1; \
+	  echo "install -D -m 0644 $$unit $(D)$(SYSTEMDUNITDIR)/$$name"; \
+	  $(ROOT) install -D -m 0644 $(GENERATED)/$$name $(D)$(SYSTEMDUNITDIR)/$$name || exit 1; \
+	done
+	@if [ -n "$(UNIT_DEFAULTS)" ]; then \
+	  if [ -e $(D)$(SYSCONFDIR)/default/gpsfix ]; then echo "kept $(D)$(SYSCONFDIR)/default/gpsfix as it is"; \
+	  else echo "install -D -m 0644 $(UNIT_DEFAULTS) $(D)$(SYSCONFDIR)/default/gpsfix"; \
+	    $(ROOT) install -D -m 0644 $(UNIT_DEFAULTS) $(D)$(SYSCONFDIR)/default/gpsfix || exit 1; fi; \
+	fi
+	@if [ -z "$(DESTDIR)" ]; then \
+	  if command -v udevadm >/dev/null; then $(ROOT) udevadm control --reload-rules || true; fi; \
+	  if [ -d /run/systemd/system ] && [ -n "$(UNITS)" ]; then $(ROOT) systemctl daemon-reload || true; fi; \
+	fi
+
+# Removes what install put, and no more: the options file only while it is as installed
+# (an edited one is the administrator's), the directories never (others use them).
+uninstall:
+	$(ROOT) rm -f $(D)$(BINDIR)/gpsfix $(D)$(MANDIR)/man1/gpsfix.1 $(D)$(BASHCOMPDIR)/gpsfix $(D)$(ZSHCOMPDIR)/_gpsfix \
+	  $(D)$(UDEVRULESDIR)/60-gpsfix.rules $(D)$(SYSTEMDUNITDIR)/gpsfix.service $(D)$(SYSTEMDUNITDIR)/gpsfix.socket
+	@if [ -e $(D)$(SYSCONFDIR)/default/gpsfix ]; then \
+	  if [ -z "$(UNIT_DEFAULTS)" ]; then echo "kept $(D)$(SYSCONFDIR)/default/gpsfix: there is no $(SYSTEMD_SRC)/gpsfix.default to tell whether it was changed"; \
+	  elif cmp -s $(UNIT_DEFAULTS) $(D)$(SYSCONFDIR)/default/gpsfix; then \
+	    echo "rm -f $(D)$(SYSCONFDIR)/default/gpsfix"; $(ROOT) rm -f $(D)$(SYSCONFDIR)/default/gpsfix; \
+	  else echo "kept $(D)$(SYSCONFDIR)/default/gpsfix: it has been changed since it was installed"; fi; \
+	fi
+	@if [ -z "$(DESTDIR)" ]; then \
+	  if command -v udevadm >/dev/null; then $(ROOT) udevadm control --reload-rules || true; fi; \
+	  if [ -d /run/systemd/system ]; then $(ROOT) systemctl daemon-reload || true; fi; \
+	fi
+
+# The udev rules alone, applied at once to receivers already plugged in: stable /dev/gpsN
+# names, group dialout, ModemManager kept away, for known GPS receivers only.
 install-udev:
-	$(SUDO) install -m 0644 udev/60-gpsfix.rules /etc/udev/rules.d/60-gpsfix.rules
+	$(SUDO) install -D -m 0644 udev/60-gpsfix.rules $(UDEVRULESDIR)/60-gpsfix.rules
 	$(SUDO) udevadm control --reload-rules
 	$(SUDO) udevadm trigger --action=add --subsystem-match=tty
 

@@ -12,6 +12,11 @@ struct OptionSpec: Sendable {
     /// Parsed but left out of help: an option the command refuses with a reason of its own,
     /// which beats "unknown option" for a flag another command takes.
     var isHidden = false
+    /// May be given more than once, each value kept (`ParsedArguments.all`). Otherwise a second
+    /// value is a usage error: silently keeping the last one hid the first from whoever typed it.
+    var isRepeatable = false
+    /// What the shell completions offer for the value.
+    var completion: ValueCompletion?
 
     static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, value: nil, help: help) }
     static func value(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
@@ -23,15 +28,50 @@ struct OptionSpec: Sendable {
     static func optionalValue(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: placeholder, help: help, valueIsOptional: true)
     }
+
+    func repeatable() -> OptionSpec {
+        var spec = self
+        spec.isRepeatable = true
+        return spec
+    }
+
+    func completing(_ kind: ValueCompletion) -> OptionSpec {
+        var spec = self
+        spec.completion = kind
+        return spec
+    }
+
+    /// What completes the value: as set, else what the placeholder says (`FILE` and `PATH` are
+    /// files; the lower-case words of `X|max` are themselves); nil for a flag or free text.
+    var valueCompletion: ValueCompletion? {
+        guard let value else { return nil }
+        if let completion { return completion }
+        if ["FILE", "PATH", "DIR"].contains(value) { return .files }
+        let words = value.split(separator: "|").map(String.init).filter { $0.allSatisfy(\.isLowercase) }
+        return words.isEmpty ? nil : .words(words)
+    }
+}
+
+/// What a shell offers when completing an option's value.
+enum ValueCompletion: Equatable, Sendable {
+    case files
+    /// Serial ports that may be receivers: /dev/gps*, /dev/serial/by-id/*, ttyACM*, ttyUSB*.
+    case devices
+    case words([String])
 }
 
 struct ParsedArguments: Sendable {
+    /// Each value option's value (for a repeatable one, the last).
     var values: [String: String] = [:]
+    /// Every value of a repeatable option, in the order given.
+    var repeated: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
     var wantsHelp = false
 
     subscript(name: String) -> String? { values[name] }
+    /// Every value given for `name`: several for a repeatable option, else one or none.
+    func all(_ name: String) -> [String] { repeated[name] ?? values[name].map { [$0] } ?? [] }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 }
 
@@ -81,16 +121,22 @@ enum ArgumentParser {
                 throw UsageError(message: "unknown option '\(name)'\(hint)")
             }
             if let placeholder = spec.value {
+                let value: String
                 if let inline {
-                    parsed.values[spec.name] = inline
+                    value = inline
                 } else if spec.valueIsOptional && (i == arguments.count || arguments[i].hasPrefix("-")) {
-                    parsed.values[spec.name] = ""
+                    value = ""
                 } else if i < arguments.count {
-                    parsed.values[spec.name] = arguments[i]
+                    value = arguments[i]
                     i += 1
                 } else {
                     throw UsageError(message: "\(spec.name) needs a value (\(placeholder))")
                 }
+                if let earlier = parsed.values[spec.name], !spec.isRepeatable {
+                    throw UsageError(message: "\(spec.name) given twice ('\(earlier)', then '\(value)'): it takes one \(placeholder)")
+                }
+                parsed.values[spec.name] = value
+                if spec.isRepeatable { parsed.repeated[spec.name, default: []].append(value) }
             } else {
                 guard inline == nil else { throw UsageError(message: "\(spec.name) takes no value") }
                 parsed.flags.insert(spec.name)

@@ -1,4 +1,7 @@
-/// A command of `gpsfix`: its name, its table of options, and what it does.
+import GPSSources
+
+/// A command of `gpsfix`: its name, its table of options, what it does, and the examples and
+/// exit statuses its help and the man page show (`Docs/`).
 struct Command: Sendable {
     let name: String
     let summary: String
@@ -7,26 +10,17 @@ struct Command: Sendable {
     let positionals: Int
     let details: String
     let run: @Sendable (ParsedArguments, Terminal) throws -> Int32
-
-    var help: String {
-        var text = "\(summary)\n\nUsage: \(usage)\n"
-        if !details.isEmpty { text += "\n\(details)\n" }
-        if !options.isEmpty {
-            text += "\nOptions:\n"
-            let width = options.filter({ !$0.isHidden }).map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
-            for o in options.filter({ !$0.isHidden }) + [.flag("--help", "Show this help.")] {
-                let left = o.name + (o.value.map { " " + $0 } ?? "")
-                text += "  " + left + String(repeating: " ", count: max(2, width - left.count + 2)) + o.help + "\n"
-            }
-        }
-        return text
-    }
+    var examples: [Example] = []
+    var exits: [ExitStatus] = []
+    /// What completes its positional arguments (`record FILE`), when it takes any.
+    var operands: ValueCompletion = .files
 }
 
 /// Source options shared by every command that reads fixes.
 let deviceOptions: [OptionSpec] = [
-    .value("--device", "PATH", "The receiver's serial port (default: the first GPS found; see 'gpsfix devices')."),
-    .value("--baud", "N", "Its baud rate (default: found automatically; USB CDC-ACM ports need none)."),
+    .value("--device", "PATH", "The receiver's serial port (default: the first GPS found; see 'gpsfix devices').").completing(.devices),
+    .value("--baud", "N", "Its baud rate (default: found automatically; USB CDC-ACM ports need none).")
+        .completing(.words(Autobaud.rates.map(String.init))),
 ]
 
 let sourceOptions: [OptionSpec] = deviceOptions + [
@@ -39,7 +33,7 @@ let sourceOptions: [OptionSpec] = deviceOptions + [
 ]
 
 enum Commands {
-    static let all: [Command] = [fix, watch, record, serve, devices]
+    static let all: [Command] = [fix, watch, record, serve, devices, completion]
 
     static func named(_ name: String) -> Command? { all.first { $0.name == name } }
 
@@ -53,7 +47,20 @@ enum Commands {
         ],
         positionals: 0,
         details: "Without --json, one readable line per epoch: time, latitude and longitude in degrees,\naltitude (MSL), speed, course, mode and satellites used. A replay ends when the capture\ndoes; a receiver is watched until Ctrl-C, through unplugging and plugging in again.",
-        run: { args, terminal in try WatchCommand(args: args, terminal: terminal).run() }
+        run: { args, terminal in try WatchCommand(args: args, terminal: terminal).run() },
+        examples: [
+            Example("gpsfix watch", "Every fix from the first receiver found until Ctrl-C: the live view in a terminal, a line per fix in a pipe."),
+            Example("gpsfix watch --device /dev/ttyUSB0 --baud 4800", "A receiver on a USB-serial adapter at 4800 baud, without hunting for the rate."),
+            Example("gpsfix watch --replay drive.nmea --speed 10", "Replay a capture ten times faster than it was recorded."),
+            Example("gpsfix watch --replay drive.nmea --json --speed max", "gpsd's TPV, SKY and GST reports for a whole capture, as fast as it can be read."),
+            Example("gpspipe -r | gpsfix watch --replay - --json --speed max", "gpsd's sentences read from standard input, each report written as soon as it is known."),
+            Example("gpsfix watch --gpsd --gpx -n 600 > track.gpx", "600 track points from a running gpsd, as a GPX file closed properly even on Ctrl-C."),
+        ],
+        exits: [
+            ExitStatus(0, meaning: "The source ended (a replay), -n reports were written, or Ctrl-C or SIGTERM stopped the watch; the output is closed properly first."),
+            ExitStatus(1, meaning: "The source failed (a port that cannot be opened, gpsd not running, a capture that cannot be read), or output could not be written. A reader that went away ('| head') is not a failure."),
+            .usage,
+        ]
     )
 
     static let fix = Command(
@@ -64,8 +71,20 @@ enum Commands {
             .value("--timeout", "S", "Give up after S seconds without a fix (default 30)."),
         ] + OutputFormat.fixOptions,
         positionals: 0,
-        details: "Exits 0 with the fix, or 1 with the reason there is none; 130 when Ctrl-C (143 when\nSIGTERM) ends the wait.",
-        run: { args, terminal in try FixCommand(args: args, terminal: terminal).run() }
+        details: "Waits for the first fix with a position, prints it and exits. A replay is read as fast\nas it can be unless --speed says otherwise; without a fix, the message says what did\narrive and what to try.",
+        run: { args, terminal in try FixCommand(args: args, terminal: terminal).run() },
+        examples: [
+            Example("gpsfix", "The first fix from the first receiver found."),
+            Example("gpsfix --timeout 60 --json", "Wait up to a minute, and print the fix as a gpsd TPV report."),
+            Example("gpsfix fix --gpsd otherhost:2947", "The first fix from gpsd on another machine."),
+            Example("gpsfix fix --replay drive.nmea", "The first fix in a capture."),
+        ],
+        exits: [
+            ExitStatus(0, meaning: "A fix was printed."),
+            ExitStatus(1, meaning: "No fix within --timeout (the message says what did arrive and what to try), or the source could not be read."),
+            .usage,
+            .interrupted(before: "a fix arrived"),
+        ]
     )
 
     static let record = Command(
@@ -77,20 +96,40 @@ enum Commands {
         ],
         positionals: 1,
         details: "Writes a header (device, by-id name, baud, start time, gpsfix version), then every byte\nexactly as read, to disk as it arrives: Ctrl-C, SIGTERM or an unplug lose nothing.\nReplay it with 'gpsfix watch --replay FILE'.\n\nWith --gpx, writes a GPX track instead: one <trkseg> per unbroken run of fixes, each\n<trkpt> with elevation above mean sea level, time, fix type, satellites and DOPs. Each\npoint reaches the disk as it comes; Ctrl-C, SIGTERM or the end of a replay close the\ndocument, so the file is complete GPX. --replay, --gpsd, --speed and --loop need --gpx.",
-        run: { args, terminal in try RecordCommand(args: args, terminal: terminal).run() }
+        run: { args, terminal in try RecordCommand(args: args, terminal: terminal).run() },
+        examples: [
+            Example("gpsfix record drive.nmea", "Everything the first receiver found sends, into a capture, until Ctrl-C."),
+            Example("gpsfix record drive.nmea --device /dev/ttyACM0 --force", "The same from a named port, overwriting drive.nmea."),
+            Example("gpsfix record --gpx track.gpx --gpsd", "The fixes of a running gpsd, as a GPX track."),
+        ],
+        exits: [
+            ExitStatus(0, meaning: "Ctrl-C, SIGTERM or the end of the source stopped the recording; everything read is on disk."),
+            ExitStatus(1, meaning: "FILE exists (and --force was not given), the source failed, or the file could not be written (a full disk). A file that failed before anything was recorded is removed."),
+            .usage,
+        ]
     )
 
     static let serve = Command(
         name: "serve",
         summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
-        usage: "gpsfix serve [--listen ADDR:PORT] [--client-timeout S] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
+        usage: "gpsfix serve [--listen [ADDR:]PORT] [--client-timeout S] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
         options: sourceOptions + [
-            .value("--listen", "ADDR:PORT", "Where to listen (default 127.0.0.1:2947). Another address than loopback opens the feed to the network."),
+            .value("--listen", "[ADDR:]PORT", "Where to listen (default 127.0.0.1:2947): a port alone is on loopback, an address alone keeps port 2947. Another address than loopback opens the feed to the network."),
             .value("--client-timeout", "S", "Disconnect a watcher that reads nothing it is sent for S seconds (default 15). As in gpsd, a client that asks nothing goes after 60 s, and a poller 15 minutes after its last request."),
         ],
         positionals: 0,
         details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Runs until Ctrl-C or SIGTERM; when a replay ends,\nits last fix is still served.",
-        run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() }
+        run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() },
+        examples: [
+            Example("gpsfix serve", "The first receiver found, served on 127.0.0.1:2947 as gpsd would; read it with 'gpspipe -w' or 'cgps'."),
+            Example("gpsfix serve --listen 2948 --replay drive.nmea --loop", "A capture, over and over, on 127.0.0.1:2948: a test bench for gpsd's clients ('gpspipe -w 127.0.0.1:2948')."),
+            Example("gpsfix serve --gpsd otherhost --listen 0.0.0.0:2947", "Another machine's gpsd, served to this machine's network (with a warning: not loopback)."),
+        ],
+        exits: [
+            ExitStatus(0, meaning: "Ctrl-C or SIGTERM stopped the server."),
+            ExitStatus(1, meaning: "It could not listen (the port in use, a port below 1024 without root, an address not of this machine, a host name that does not resolve), or the source failed."),
+            .usage,
+        ]
     )
 
     static let devices = Command(
@@ -102,6 +141,35 @@ enum Commands {
         ],
         positionals: 0,
         details: "Searches /dev/gps*, /dev/serial/by-id/* and ttyACM*/ttyUSB*, known GPS USB IDs first.",
-        run: { args, terminal in try DevicesCommand(args: args, terminal: terminal).run() }
+        run: { args, terminal in try DevicesCommand(args: args, terminal: terminal).run() },
+        examples: [
+            Example("gpsfix devices", "Each port that may be a receiver, what the system knows of it, and whether it answers with NMEA within 3 s."),
+            Example("gpsfix devices --no-probe", "The same without opening the ports."),
+        ],
+        exits: [
+            ExitStatus(0, meaning: "The ports were listed, whether or not any answers."),
+            ExitStatus(1, meaning: "No port that may be a receiver was found."),
+            .usage,
+            .interrupted(before: "every port was probed"),
+        ]
+    )
+
+    static let completion = Command(
+        name: "completion",
+        summary: "Print a completion script for bash or zsh.",
+        usage: "gpsfix completion bash|zsh",
+        options: [],
+        positionals: 1,
+        details: "The scripts complete commands, options and their values (files, serial ports) from\nthe same table as this help. 'make install' installs both where bash-completion and zsh\nlook for them.",
+        run: { args, terminal in try CompletionCommand(args: args, terminal: terminal).run() },
+        examples: [
+            Example("source <(gpsfix completion bash)", "Complete gpsfix in this bash session."),
+            Example("gpsfix completion zsh > ~/.zfunc/_gpsfix", "For zsh: a directory on $fpath, read by compinit."),
+        ],
+        exits: [
+            ExitStatus(0, meaning: "The script was printed."),
+            .usage,
+        ],
+        operands: .words(CompletionCommand.shells.map(\.name))
     )
 }

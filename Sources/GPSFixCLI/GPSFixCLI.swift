@@ -44,6 +44,14 @@ public enum GPSFixCLI {
             terminal.print("gpsfix \(version)\n")
             return 0
         }
+        if first == "--man" {
+            guard arguments.count == 1 else {
+                terminal.error("--man takes nothing more: 'gpsfix --man | man -l -' reads the page.")
+                return 64
+            }
+            terminal.print(ManPage.text)
+            return 0
+        }
         if first == nil || first == "--help" || first == "-h" || first == "help" {
             if first == "help", arguments.count > 1, let command = Commands.named(arguments[1]) {
                 terminal.print(command.help)
@@ -93,27 +101,5 @@ public enum GPSFixCLI {
             terminal.error("\(error)")
             return 1
         }
-    }
-
-    static var overview: String {
-        var text = """
-        gpsfix \(version): position fixes from NMEA 0183 GPS receivers.
-
-        Usage: gpsfix [COMMAND] [OPTIONS]
-
-        Commands:
-
-        """
-        let width = Commands.all.map(\.name.count).max() ?? 0
-        for c in Commands.all {
-            text += "  " + c.name + String(repeating: " ", count: width - c.name.count + 2) + c.summary + "\n"
-        }
-        text += """
-
-        With no command, gpsfix runs 'fix'. 'gpsfix COMMAND --help' tells more.
-        Example: gpsfix watch --replay Captures/drive-1hz.nmea --json --speed max
-
-        """
-        return text
     }
 }

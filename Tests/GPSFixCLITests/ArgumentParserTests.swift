@@ -47,11 +47,33 @@ struct ArgumentParserTests {
         #expect(parsed.values.isEmpty && parsed.flags.isEmpty && parsed.positionals.isEmpty && !parsed.wantsHelp)
     }
 
-    @Test("The last of a repeated value wins; an inline value may be empty or hold '='")
-    func repeatedAndInline() throws {
-        #expect(try parse(["--speed", "2", "--speed", "3"])["--speed"] == "3")
+    @Test("An inline value may be empty or hold '='")
+    func inline() throws {
         #expect(try parse(["--speed="])["--speed"] == "")
         #expect(try parse(["--replay=a=b.nmea"])["--replay"] == "a=b.nmea")
+    }
+
+    @Test("A single-valued option given twice is an error that names both values, however each was written")
+    func repeatedSingleValue() {
+        #expect(error(["--replay", "a.nmea", "--replay", "b.nmea"]) == "--replay given twice ('a.nmea', then 'b.nmea'): it takes one FILE")
+        #expect(error(["--speed=2", "--json", "--speed", "2"]) == "--speed given twice ('2', then '2'): it takes one X|max")
+    }
+
+    @Test("A repeatable option keeps every value in order; the others still take one")
+    func repeatable() throws {
+        let options = self.options + [OptionSpec.value("--device", "PATH", "A port.").repeatable()]
+        let parsed = try ArgumentParser.parse(["--device", "/dev/a", "--json", "--device=/dev/b"], options: options, positionals: 0)
+        #expect(parsed.all("--device") == ["/dev/a", "/dev/b"])
+        #expect(parsed.all("--replay") == [])
+        #expect(try ArgumentParser.parse(["--replay", "x"], options: options, positionals: 0).all("--replay") == ["x"])
+        #expect(throws: UsageError.self) {
+            try ArgumentParser.parse(["--device", "/dev/a", "--replay", "x", "--replay", "y"], options: options, positionals: 0)
+        }
+    }
+
+    @Test("A flag given twice is the flag")
+    func repeatedFlag() throws {
+        #expect(try parse(["--json", "--json"]).has("--json"))
     }
 
     @Test("A value may start with a dash when it follows its option")
@@ -173,9 +195,9 @@ struct SourceOptionsTests {
 
 @Suite("Commands")
 struct CommandsTests {
-    @Test("The table names fix, watch, record, serve and devices")
+    @Test("The table names fix, watch, record, serve, devices and completion")
     func table() {
-        #expect(Commands.all.map(\.name) == ["fix", "watch", "record", "serve", "devices"])
+        #expect(Commands.all.map(\.name) == ["fix", "watch", "record", "serve", "devices", "completion"])
         #expect(Commands.named("watch")?.name == "watch")
         #expect(Commands.named("nonsense") == nil)
     }
@@ -188,7 +210,7 @@ struct CommandsTests {
         #expect(help.contains("\n  --gpsd [HOST[:PORT]]  Read through a running gpsd"))
         #expect(help.contains("\n  --replay FILE         Read a recorded capture"))
         #expect(help.contains("\n  --loop                Start the capture again when it ends (a file only: a pipe or FIFO is read once).\n"))
-        #expect(help.hasSuffix("  --help                Show this help.\n"))
+        #expect(help.contains("  --help                Show this help.\n\nExamples:\n"), "the options end with --help, and the examples follow")
     }
 
     @Test("The overview lists every command with its summary")

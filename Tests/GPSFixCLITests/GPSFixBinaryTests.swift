@@ -1,6 +1,7 @@
 import GPSTestSupport
 import Foundation
 import Testing
+@testable import GPSFixCLI
 
 /// The built `gpsfix`, run as a person runs it: arguments in, stdout, stderr and exit status out.
 @Suite("gpsfix binary", .enabled(if: GPSFixBinary.isAvailable, "gpsfix binary not found beside the test bundle (build it with 'swift build')"),
@@ -18,11 +19,12 @@ struct GPSFixBinaryTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Usage: gpsfix [COMMAND] [OPTIONS]"))
         #expect(result.stdout.contains("Commands:"))
-        #expect(result.stdout.contains("  watch    Print fixes as they arrive."))
-        #expect(result.stdout.contains("  fix      Print the first fix and exit"))
-        #expect(result.stdout.contains("  record   Record a receiver's output"))
-        #expect(result.stdout.contains("  devices  List serial ports"))
-        #expect(result.stdout.contains("  serve    Serve fixes to gpsd clients"))
+        #expect(result.stdout.contains("  watch       Print fixes as they arrive."))
+        #expect(result.stdout.contains("  fix         Print the first fix and exit"))
+        #expect(result.stdout.contains("  record      Record a receiver's output"))
+        #expect(result.stdout.contains("  devices     List serial ports"))
+        #expect(result.stdout.contains("  serve       Serve fixes to gpsd clients"))
+        #expect(result.stdout.contains("  completion  Print a completion script for bash or zsh."))
         #expect(result.stderr.isEmpty)
     }
 
@@ -245,6 +247,21 @@ struct GPSFixBinaryTests {
         #expect(result.stderr.hasPrefix("gpsfix: watch: unknown option '--jsn' (did you mean --json?)"))
     }
 
+    @Test("A single-valued option given twice: exit 64 naming both, rather than silently the last", .timeLimit(.minutes(1)),
+          arguments: [
+              (["watch", "--replay", "a.nmea", "--replay", "b.nmea"], "--replay given twice ('a.nmea', then 'b.nmea'): it takes one FILE"),
+              (["serve", "--listen", "2948", "--listen=2949"], "--listen given twice ('2948', then '2949'): it takes one [ADDR:]PORT"),
+              // Several receivers will be --device A --device B under serve; until then, one.
+              (["watch", "--device", "/dev/ttyUSB0", "--device", "/dev/ttyUSB1"], "--device given twice ('/dev/ttyUSB0', then '/dev/ttyUSB1'): it takes one PATH"),
+              (["--timeout", "5", "--timeout", "6"], "--timeout given twice ('5', then '6'): it takes one S"),
+          ])
+    func repeatedOption(arguments: [String], message: String) async throws {
+        let result = try #require(await runGPSFix(arguments))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.hasPrefix("gpsfix: \(Commands.named(arguments[0])?.name ?? "fix"): \(message)\n"), "\(result)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test("A bad --speed: exit 64", .timeLimit(.minutes(1)), arguments: ["abc", "0", "-2", "inf", "nan", ""])
     func badSpeed(speed: String) async throws {
         let dir = try TemporaryDirectory()
@@ -296,7 +313,7 @@ struct GPSFixBinaryTests {
         let result = try #require(await gpsfix("nonsense"))
         #expect(result.status == 64, "\(result)")
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "gpsfix: unknown command 'nonsense'. Commands: fix, watch, record, serve, devices; see 'gpsfix --help'.\n")
+        #expect(result.stderr == "gpsfix: unknown command 'nonsense'. Commands: fix, watch, record, serve, devices, completion; see 'gpsfix --help'.\n")
     }
 
     @Test("A stray argument: exit 64", .timeLimit(.minutes(1)))

@@ -240,11 +240,35 @@ struct ServeLifecycleTests {
         #expect(status == 0, "status \(String(describing: status)): \(serve.stderr)")
     }
 
-    @Test("A malformed --listen is a usage error", arguments: ["127.0.0.1:99999", "nonsense:port", "::1:2947"])
+    @Test("A malformed --listen is a usage error, before anything is opened", arguments: [
+        "127.0.0.1:99999", "nonsense:port", "::1:2947", "300.1.1.1:2947", "1.2.3:2947", "70000", "2950:", "a_b:1",
+    ])
     func badListen(_ address: String) async throws {
         let result = try #require(await gpsfix("serve", "--replay", "x.nmea", "--listen", address))
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("--listen takes ADDR:PORT"))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("--listen takes [ADDR:]PORT"), "\(result)")
+    }
+
+    @Test("--listen with a port alone listens on loopback at that port")
+    func listenPortAlone() async throws {
+        // Given: a port the kernel chose, asked for as digits alone
+        let dir = try TemporaryDirectory()
+        let capture = try dir.drive()
+        let chosen = try await ServeProcess(["--replay", capture], listen: "0")
+        #expect(chosen.stderr.contains("on 127.0.0.1:\(chosen.port) "), "\(chosen.stderr)")
+        #expect(chosen.port != 0 && chosen.port != 2947)
+        #expect(await chosen.stop() == 0)
+
+        // When: that port again, by number
+        let serve = try await ServeProcess(["--replay", capture], listen: "\(chosen.port)")
+
+        // Then: loopback, that port, gpsd's greeting, and no warning
+        #expect(serve.port == chosen.port)
+        #expect(serve.stderr.contains("on 127.0.0.1:\(chosen.port) "), "\(serve.stderr)")
+        #expect(!serve.stderr.contains("WARNING"))
+        let client = try LineClient(port: serve.port)
+        #expect(client.readLine(within: 5)?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        #expect(await serve.stop() == 0)
     }
 
     @Test("A source that cannot start ends serve with its message and exit 1")

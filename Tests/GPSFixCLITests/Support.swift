@@ -131,10 +131,13 @@ func catches(_ pid: pid_t, _ signal: Int32) -> Bool {
 
 // MARK: - Captures
 
+/// The package's own directory, where the Makefile and Captures/ are.
+let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
 /// One of the project's own captures in Captures/, by name.
 func projectCapture(_ name: String) -> String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Captures/" + name).path
+    projectRoot.appendingPathComponent("Captures/" + name).path
 }
 
 extension TemporaryDirectory {

@@ -92,21 +92,35 @@ struct RequestScannerTests {
 
 @Suite("Listen addresses")
 struct ListenAddressTests {
-    @Test("HOST:PORT, [IPv6]:PORT, :PORT and HOST alone", arguments: [
+    @Test("HOST:PORT, [IPv6]:PORT, :PORT, PORT alone (loopback) and HOST alone", arguments: [
         ("127.0.0.1:2947", ListenAddress(host: "127.0.0.1", port: 2947)),
         ("0.0.0.0:3000", ListenAddress(host: "0.0.0.0", port: 3000)),
         ("[::1]:2948", ListenAddress(host: "::1", port: 2948)),
         ("[::]", ListenAddress(host: "::", port: 2947)),
         (":0", ListenAddress(host: "127.0.0.1", port: 0)),
         ("localhost", ListenAddress(host: "localhost", port: 2947)),
+        ("2950", ListenAddress(host: "127.0.0.1", port: 2950)),
+        ("0", ListenAddress(host: "127.0.0.1", port: 0)),
+        ("gps-box.local.:2948", ListenAddress(host: "gps-box.local.", port: 2948)),
+        ("[fe80::1%eth0]:2947", ListenAddress(host: "fe80::1%eth0", port: 2947)),
     ])
     func parses(_ text: String, _ expected: ListenAddress) {
         #expect(ListenAddress(parsing: text) == expected)
     }
 
-    @Test("Malformed addresses are refused", arguments: ["127.0.0.1:", "127.0.0.1:70000", "::1:2947", "[::1", "[::1]2947", "a b:1", "host:port"])
+    @Test("Malformed addresses are refused", arguments: [
+        "127.0.0.1:", "127.0.0.1:70000", "::1:2947", "[::1", "[::1]2947", "a b:1", "host:port", "",
+        "70000", "300.1.1.1:2947", "1.2.3:2947", "1.2.3.4.5", "[1.2.3.4]:2947", "[::g]:1", "[fe80::1%]:1",
+        "-host:1", "under_score:1", "a..b:1", "127.0.0.1:+1", "/tmp/sock",
+    ])
     func refuses(_ text: String) {
         #expect(ListenAddress(parsing: text) == nil)
+    }
+
+    @Test("A host alone takes the caller's default port; digits alone are still a port")
+    func defaultPort() {
+        #expect(ListenAddress(parsing: "0.0.0.0", defaultPort: 10110) == ListenAddress(host: "0.0.0.0", port: 10110))
+        #expect(ListenAddress(parsing: "10111", defaultPort: 10110) == ListenAddress(host: "127.0.0.1", port: 10111))
     }
 
     @Test("IPv6 addresses print with brackets")

@@ -10,7 +10,7 @@ struct ServeCommand {
         var configuration = ServerConfiguration(release: "gpsfix \(GPSFixCLI.version)")
         if let text = args["--listen"] {
             guard let address = ListenAddress(parsing: text) else {
-                throw UsageError(message: "--listen takes ADDR:PORT (e.g. 127.0.0.1:2947, 0.0.0.0:2947, [::1]:2947), not '\(text)'")
+                throw UsageError(message: "--listen takes [ADDR:]PORT, a port from 0 to 65535 on an IP address or a host name (e.g. 2948, 127.0.0.1:2947, 0.0.0.0:2947, [::1]:2947), not '\(text)'")
             }
             configuration.address = address
         }
