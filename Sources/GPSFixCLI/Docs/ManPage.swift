@@ -30,7 +30,13 @@ enum ManPage {
             page += [".PP", ".EX", "\\fB" + Roff.escape(example.line) + "\\fR", ".EE", ".RS", Roff.escape(example.explanation), ".RE"]
         }
         page += [".SH ENVIRONMENT", ".TP", ".BR LC_ALL \", \" LC_CTYPE \", \" LANG",
-                 Roff.escape("Whether the live view draws with UTF-8 (the first of them that is set says).")]
+                 Roff.escape("Whether the live view draws with UTF-8 (the first of them that is set says)."),
+                 ".TP", ".B TERM",
+                 Roff.escape("TERM=dumb gets lines instead of the live view; a terminal type with colours gets the view's state in colour."),
+                 ".TP", ".B NO_COLOR",
+                 Roff.escape("Set and not empty: no colour, whatever the terminal (no-color.org)."),
+                 ".TP", ".B TZ",
+                 Roff.escape("The zone of the local time that watch -t stamps lines with, as gpspipe -t does.")]
         page += [".SH FILES"]
         for (path, what) in files { page += [".TP", Roff.macro("I", path), Roff.escape(what)] }
         page += [".SH SEE ALSO", ".BR gpsd (8),", ".BR gpspipe (1),", ".BR cgps (1),", ".BR gpsfake (1),", ".BR udev (7)"]
