@@ -83,13 +83,15 @@ enum Commands {
     static let serve = Command(
         name: "serve",
         summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
-        usage: "gpsfix serve [--listen ADDR:PORT] [--client-timeout S] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
+        usage: "gpsfix serve [--listen ADDR:PORT] [--client-timeout S] [--nmea-listen [ADDR:]PORT] [--nmea-udp HOST:PORT] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
         options: sourceOptions + [
             .value("--listen", "ADDR:PORT", "Where to listen (default 127.0.0.1:2947). Another address than loopback opens the feed to the network."),
             .value("--client-timeout", "S", "Disconnect a client that reads nothing it is sent, or sends no request while not watching, for S seconds (default 15)."),
+            .value("--nmea-listen", "[ADDR:]PORT", "Also serve every sentence, as received with CR LF, to each TCP client on PORT (10110 by convention; loopback unless ADDR says otherwise)."),
+            .value("--nmea-udp", "HOST:PORT", "Also send every sentence as one UDP datagram to HOST:PORT (a broadcast address reaches a whole network)."),
         ],
         positionals: 0,
-        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Runs until Ctrl-C or SIGTERM; when a replay ends,\nits last fix is still served.",
+        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Chart plotters and apps that read NMEA over\nTCP or UDP (OpenCPN, Signal K) read --nmea-listen or --nmea-udp. Runs until Ctrl-C or SIGTERM; when a replay ends,\nits last fix is still served.",
         run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() }
     )
 
