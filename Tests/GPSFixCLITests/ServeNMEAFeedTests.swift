@@ -161,3 +161,30 @@ final class DaemonProcess: Sendable {
 
     deinit { kill() }
 }
+
+@Suite("gpsfix serve's NMEA feeds: what a failed start says", .enabled(if: GPSFixBinary.isAvailable), .timeLimit(.minutes(1)))
+struct ServeNMEAFeedStartTests {
+    @Test("An NMEA port in use: exit 1, naming --nmea-listen, not --listen")
+    func nmeaPortInUse() async throws {
+        let dir = try TemporaryDirectory()
+        let capture = try dir.drive()
+        let first = try await ServeProcess(["--replay", capture, "--loop"])
+
+        let second = try #require(await runGPSFix(["serve", "--replay", capture, "--listen", "127.0.0.1:0",
+                                                   "--nmea-listen", "127.0.0.1:\(first.port)"]))
+
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("--nmea-listen: 127.0.0.1:\(first.port) is already in use."), "\(second.stderr)")
+        #expect(await first.stop() == 0)
+    }
+
+    @Test("A datagram host that does not resolve: exit 1, naming --nmea-udp")
+    func unresolvableDatagramHost() async throws {
+        let dir = try TemporaryDirectory()
+        let result = try #require(await runGPSFix(["serve", "--replay", try dir.drive(), "--listen", "127.0.0.1:0",
+                                                   "--nmea-udp", "no.such.host.invalid:10110"]))
+
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--nmea-udp: cannot resolve 'no.such.host.invalid'"), "\(result.stderr)")
+    }
+}

@@ -22,7 +22,12 @@ struct ServeCommand {
         let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: true, waits: true)
         let device = DeviceDescription(path: manager.sourceDescription, bps: manager.reception?.baud)
         let note = UncheckedBox(terminal)
-        let server = try GpsdServer(configuration: configuration, device: device) { line in note.value.note(line) }
+        let server: GpsdServer
+        do {
+            server = try GpsdServer(configuration: configuration, device: device) { line in note.value.note(line) }
+        } catch {
+            throw ServeStartFailure(error, configuration)
+        }
 
         noteNMEAFeeds(server)
         terminal.note("gpsfix: serving gpsd's protocol on \(server.address) from \(manager.sourceDescription); Ctrl-C to stop")
