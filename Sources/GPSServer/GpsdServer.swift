@@ -10,6 +10,8 @@ import Synchronization
 /// `publish` is called on the source's thread; it formats each report once and hands it to
 /// the server's loop, which runs on the thread that calls `run()` and alone touches sockets.
 /// A slow client never holds up the source or the other clients: each has a bounded queue.
+/// The same loop serves the bare sentences too, when the configuration names an NMEA port
+/// or a datagram address, for programs that read NMEA rather than gpsd's protocol.
 public final class GpsdServer: Sendable {
     public let configuration: ServerConfiguration
     /// Where it listens, with the real port when port 0 was asked for.
