@@ -112,18 +112,21 @@ enum Commands {
     static let serve = Command(
         name: "serve",
         summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
-        usage: "gpsfix serve [--listen [ADDR:]PORT] [--client-timeout S] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
+        usage: "gpsfix serve [--listen [ADDR:]PORT] [--client-timeout S] [--nmea-listen [ADDR:]PORT] [--nmea-udp HOST:PORT] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
         options: sourceOptions + [
             .value("--listen", "[ADDR:]PORT", "Where to listen (default 127.0.0.1:2947): a port alone is on loopback, an address alone keeps port 2947. Another address than loopback opens the feed to the network."),
             .value("--client-timeout", "S", "Disconnect a watcher that reads nothing it is sent for S seconds (default 15). As in gpsd, a client that asks nothing goes after 60 s, and a poller 15 minutes after its last request."),
+            .value("--nmea-listen", "[ADDR:]PORT", "Also serve every sentence, as received with CR LF, to each TCP client on PORT (10110 by convention; loopback unless ADDR says otherwise)."),
+            .value("--nmea-udp", "HOST:PORT", "Also send every sentence as one UDP datagram to HOST:PORT (a broadcast address reaches a whole network)."),
         ],
         positionals: 0,
-        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Runs until Ctrl-C or SIGTERM; when a replay ends,\nits last fix is still served.",
+        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Chart plotters and apps that read NMEA over\nTCP or UDP (OpenCPN, Signal K) read --nmea-listen or --nmea-udp. Runs until Ctrl-C or\nSIGTERM; when a replay ends, its last fix is still served.",
         run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() },
         examples: [
             Example("gpsfix serve", "The first receiver found, served on 127.0.0.1:2947 as gpsd would; read it with 'gpspipe -w' or 'cgps'."),
             Example("gpsfix serve --listen 2948 --replay drive.nmea --loop", "A capture, over and over, on 127.0.0.1:2948: a test bench for gpsd's clients ('gpspipe -w 127.0.0.1:2948')."),
             Example("gpsfix serve --gpsd otherhost --listen 0.0.0.0:2947", "Another machine's gpsd, served to this machine's network (with a warning: not loopback)."),
+            Example("gpsfix serve --nmea-listen 10110 --nmea-udp 192.168.1.255:10110", "Also the sentences, for chart plotters: over TCP on 127.0.0.1:10110, and broadcast to the boat's network by UDP."),
         ],
         exits: [
             ExitStatus(0, meaning: "Ctrl-C or SIGTERM stopped the server."),

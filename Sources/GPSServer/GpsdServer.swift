@@ -10,15 +10,23 @@ import Synchronization
 /// `publish` is called on the source's thread; it formats each report once and hands it to
 /// the server's loop, which runs on the thread that calls `run()` and alone touches sockets.
 /// A slow client never holds up the source or the other clients: each has a bounded queue.
+/// The same loop serves the bare sentences too, when the configuration names an NMEA port
+/// or a datagram address, for programs that read NMEA rather than gpsd's protocol.
 public final class GpsdServer: Sendable {
     public let configuration: ServerConfiguration
     /// Where it listens, with the real port when port 0 was asked for.
     public let address: ListenAddress
     public let isLoopback: Bool
+    /// Where bare NMEA is served (the real port when 0 was asked for), and whether only this
+    /// machine can connect there; nil when not asked for.
+    public let nmeaAddress: ListenAddress?
+    public let nmeaIsLoopback: Bool
     /// The `"device"` member of every report, escaped once.
     let tag: GPSDJSON.Device
     let log: @Sendable (String) -> Void
     let listener: Listener
+    let nmeaListener: Listener?
+    let datagrams: DatagramSender?
     /// Wakes the loop from `poll` when the source has news or `stop` is called.
     let wake: Wakeup
     let shared: Mutex<Shared>
@@ -35,6 +43,8 @@ public final class GpsdServer: Sendable {
         /// When the device was (re)activated; nil while it is gone.
         var activated: Double?
         var stopping = false
+        /// How many clients the loop has, of either port, as of its last turn.
+        var clientCount = 0
         /// A wake-up is on its way to the loop: the next news need not send another.
         var wakePending = false
 
@@ -62,6 +72,14 @@ public final class GpsdServer: Sendable {
         address = listener.address
         isLoopback = listener.isLoopback
         self.listener = listener
+        var nmeaListener: Listener?
+        if let requested = configuration.nmeaAddress { nmeaListener = try Listener(requested) }
+        nmeaAddress = nmeaListener?.address
+        nmeaIsLoopback = nmeaListener?.isLoopback ?? true
+        self.nmeaListener = nmeaListener
+        var datagrams: DatagramSender?
+        if let target = configuration.nmeaDatagramAddress { datagrams = try DatagramSender(target) }
+        self.datagrams = datagrams
         self.configuration = configuration
         tag = GPSDJSON.Device(device.path)
         self.log = log
@@ -134,6 +152,22 @@ public final class GpsdServer: Sendable {
         if mustWake { wake.signal() }
     }
 
+    /// The NMEA port's descriptor, or -1 (which `poll` skips) when there is none.
+    var nmeaListenerFD: Int32 {
+        switch nmeaListener {
+        case .some(let listener): listener.fd
+        case .none: -1
+        }
+    }
+
+    /// Accepts on the NMEA port.
+    func acceptNMEA() -> Listener.Accepted {
+        switch nmeaListener {
+        case .some(let listener): listener.accept()
+        case .none: .none
+        }
+    }
+
     /// Marks the device in service, telling watchers with a DEVICE, unless it already is.
     private func activate(_ s: inout Shared, now: Double) {
         guard s.activated == nil else { return }
@@ -153,6 +187,9 @@ public final class GpsdServer: Sendable {
         }
         if mustWake { wake.signal() }
     }
+
+    /// How many clients are connected, of either port, as the loop last counted them.
+    public var clientCount: Int { shared.withLock { $0.clientCount } }
 
     /// The device as DEVICE and DEVICES describe it now.
     var device: DeviceDescription { shared.withLock { $0.device } }

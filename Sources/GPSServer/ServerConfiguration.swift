@@ -16,15 +16,26 @@ public struct ServerConfiguration: Sendable {
     public var queueLimit: Int
     /// Bytes of a request held while waiting for its `;` or newline.
     public var requestLimit: Int
+    /// The most clients at once, of either port.
     public var maxClients: Int
+    /// Where to serve the bare sentences over TCP as well (port 10110 by convention), for
+    /// chart plotters and apps that read NMEA rather than gpsd's protocol; nil for nowhere.
+    /// Its clients get the same bounded queues and timeouts as gpsd's.
+    public var nmeaAddress: ListenAddress?
+    /// Where to send each sentence as one UDP datagram (a host's or a broadcast address); nil
+    /// for nowhere.
+    public var nmeaDatagramAddress: ListenAddress?
 
     public init(address: ListenAddress = .gpsdDefault, release: String, clientTimeout: Double = 15,
-                queueLimit: Int = 256 * 1024, requestLimit: Int = 1024, maxClients: Int = 200) {
+                queueLimit: Int = 256 * 1024, requestLimit: Int = 1024, maxClients: Int = 200,
+                nmeaAddress: ListenAddress? = nil, nmeaDatagramAddress: ListenAddress? = nil) {
         self.address = address
         self.release = release
         self.clientTimeout = clientTimeout
         self.queueLimit = queueLimit
         self.requestLimit = requestLimit
         self.maxClients = maxClients
+        self.nmeaAddress = nmeaAddress
+        self.nmeaDatagramAddress = nmeaDatagramAddress
     }
 }

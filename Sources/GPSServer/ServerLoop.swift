@@ -11,11 +11,14 @@ extension GpsdServer {
 }
 
 /// The server's one thread: accepts, reads requests, answers, and writes what the source
-/// published to each client that watches, never blocking on any of them.
+/// published to each client that watches (and to NMEA's clients and datagram address), never
+/// blocking on any of them.
 struct ServerLoop {
     let server: GpsdServer
     var clients: [Client] = []
     var acceptPausedUntil = 0.0
+    /// Sentences the datagram address did not get since sending last worked, and why.
+    var datagramsLost = 0
     var config: ServerConfiguration { server.configuration }
 
     init(server: GpsdServer) {
@@ -25,12 +28,16 @@ struct ServerLoop {
     mutating func run() {
         var fds: [pollfd] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
+        var counted = 0
         while true {
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: server.wake.descriptor, events: Int16(POLLIN), revents: 0))
             // Out of descriptors, a waiting connection cannot be taken: stop asking for a
             // while rather than spin on a listener that is always ready.
-            fds.append(pollfd(fd: server.listener.fd, events: Clocks.monotonicSeconds < acceptPausedUntil ? 0 : Int16(POLLIN), revents: 0))
+            let accepting = Clocks.monotonicSeconds < acceptPausedUntil ? 0 : Int16(POLLIN)
+            fds.append(pollfd(fd: server.listener.fd, events: accepting, revents: 0))
+            // Absent, it is polled as -1: poll skips it, and the clients' indices stay put.
+            fds.append(pollfd(fd: server.nmeaListenerFD, events: accepting, revents: 0))
             for client in clients {
                 var events = Int16(POLLIN)
                 if !client.queue.isEmpty { events |= Int16(POLLOUT) }
@@ -47,19 +54,31 @@ struct ServerLoop {
                 if takePublished(now: now) { break }
             }
             for (index, client) in clients.enumerated() {
-                let revents = fds[index + 2].revents
+                let revents = fds[index + 3].revents
                 if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client, now: now, buffer: &buffer) }
             }
-            if fds[1].revents & Int16(POLLIN) != 0 { acceptClients(now: now) }
+            if fds[1].revents & Int16(POLLIN) != 0 { acceptClients(.gpsd, now: now) }
+            if fds[2].revents & Int16(POLLIN) != 0 { acceptClients(.nmea, now: now) }
+            // Before anything is written: a client that has its greeting is counted.
+            count(&counted)
             for client in clients where !client.closed { flush(client, now: now) }
             expire(now: now)
             clients.removeAll { $0.closed }
+            count(&counted)
         }
         for client in clients {
             _ = client.queue.flush(to: client.fd)
             client.close()
         }
         clients.removeAll()
+    }
+
+    /// Tells `clientCount` when the number has changed.
+    private func count(_ counted: inout Int) {
+        guard clients.count != counted else { return }
+        counted = clients.count
+        let now = counted
+        server.shared.withLock { $0.clientCount = now }
     }
 
     /// Moves what the source published to the clients that want it. Returns true on stop.
@@ -74,7 +93,8 @@ struct ServerLoop {
             case .report(let line):
                 for client in clients where client.policy.wantsReports { deliver(line, to: client, now: now) }
             case .sentence(let line):
-                for client in clients where client.policy.wantsSentences { deliver(line, to: client, now: now) }
+                for client in clients where client.wantsSentences { deliver(line, to: client, now: now) }
+                sendDatagram(line)
             case .device(let line):
                 // gpsd tells watchers of either kind when a device comes and goes.
                 for client in clients where client.policy.enable && client.policy.json { deliver(line, to: client, now: now) }
@@ -91,10 +111,29 @@ struct ServerLoop {
         }
     }
 
-    private mutating func acceptClients(now: Double) {
+    /// Sends one sentence to the datagram address, if there is one; a datagram the kernel
+    /// will not take is lost and counted, never waited for.
+    private mutating func sendDatagram(_ line: [UInt8]) {
+        guard let datagrams = server.datagrams else { return }
+        do {
+            try datagrams.send(line)
+            if datagramsLost > 0 {
+                server.log("gpsfix: serve: sending NMEA to \(datagrams.target) again; \(datagramsLost) sentences were not sent")
+                datagramsLost = 0
+            }
+        } catch {
+            if datagramsLost == 0 {
+                server.log("gpsfix: serve: cannot send NMEA to \(datagrams.target) (\(error)); counting the sentences lost until it can")
+            }
+            datagramsLost += 1
+        }
+    }
+
+    private mutating func acceptClients(_ kind: Client.Kind, now: Double) {
         while true {
             let fd: Int32, peer: String
-            switch server.listener.accept() {
+            let accepted = kind == .gpsd ? server.listener.accept() : server.acceptNMEA()
+            switch accepted {
             case .client(let f, let p):
                 (fd, peer) = (f, p)
             case .none:
@@ -111,15 +150,16 @@ struct ServerLoop {
             setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             var on: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-            let client = Client(fd: fd, peer: peer, now: now, queueLimit: config.queueLimit, requestLimit: config.requestLimit)
+            let client = Client(fd: fd, kind: kind, peer: peer, now: now, queueLimit: config.queueLimit, requestLimit: config.requestLimit)
             guard clients.count < config.maxClients else {
-                client.send(Reports.error("Too many clients (\(config.maxClients)); try again later"), now: now)
+                // NMEA has no way to say why: its client is only closed.
+                if kind == .gpsd { client.send(Reports.error("Too many clients (\(config.maxClients)); try again later"), now: now) }
                 _ = client.queue.flush(to: fd)
                 client.close()
                 server.log("gpsfix: serve: refused \(peer): already serving \(config.maxClients) clients")
                 continue
             }
-            client.send(Reports.version(release: config.release), now: now)
+            if kind == .gpsd { client.send(Reports.version(release: config.release), now: now) }
             clients.append(client)
         }
     }
@@ -132,7 +172,8 @@ struct ServerLoop {
             client.close()
             return
         }
-        guard n > 0, !client.closing else { return }
+        // What an NMEA client sends has no meaning here (some send their own sentences back).
+        guard n > 0, !client.closing, client.kind == .gpsd else { return }
         let outcomes = buffer.withUnsafeBytes { client.scanner.feed(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
         for outcome in outcomes {
             switch outcome {
@@ -208,7 +249,7 @@ struct ServerLoop {
             if !client.queue.isEmpty && now - client.lastProgress > timeout {
                 server.log("gpsfix: serve: client \(client.peer) has read nothing for \(Int(timeout)) s (\(client.dropped) reports dropped); disconnecting it")
                 client.close()
-            } else if !client.policy.enable && now - client.lastRequest > idle {
+            } else if client.kind == .gpsd && !client.policy.enable && now - client.lastRequest > idle {
                 client.send(Reports.error("Timed out: no request for \(Int(idle)) s"), now: now)
                 _ = client.queue.flush(to: client.fd)
                 client.close()

@@ -9,11 +9,15 @@ final class ServerHarness: Sendable {
     let logs = LogLines()
     private let ended = Eventually<Void>()
 
+    /// `nmea` also serves bare NMEA on a free loopback port; `datagrams` sends it there by UDP.
     init(clientTimeout: Double = 15, assignmentTimeout: Double = 60, pollerTimeout: Double = 900,
          queueLimit: Int = 256 * 1024, maxClients: Int = 200,
-         device: DeviceDescription = DeviceDescription(path: "/dev/ttyTEST", bps: 9600)) throws {
+         device: DeviceDescription = DeviceDescription(path: "/dev/ttyTEST", bps: 9600),
+         nmea: Bool = false, datagrams: ListenAddress? = nil) throws {
         var configuration = ServerConfiguration(address: ListenAddress(host: "127.0.0.1", port: 0), release: "gpsfix test",
-                                                clientTimeout: clientTimeout, queueLimit: queueLimit, maxClients: maxClients)
+                                                clientTimeout: clientTimeout, queueLimit: queueLimit, maxClients: maxClients,
+                                                nmeaAddress: nmea ? ListenAddress(host: "127.0.0.1", port: 0) : nil,
+                                                nmeaDatagramAddress: datagrams)
         configuration.assignmentTimeout = assignmentTimeout
         configuration.pollerTimeout = pollerTimeout
         let logs = self.logs
@@ -29,6 +33,18 @@ final class ServerHarness: Sendable {
 
     func client(receiveBuffer: Int32? = nil) throws -> LineClient {
         try LineClient(port: port, receiveBuffer: receiveBuffer)
+    }
+
+    /// A client of the bare NMEA port, once the server has taken it: nothing greets it, so
+    /// without the wait what is published at once could go out before it is there.
+    func nmeaClient(receiveBuffer: Int32? = nil) async throws -> LineClient {
+        guard let address = server.nmeaAddress else { throw SpawnError(description: "the harness serves no NMEA port") }
+        let before = server.clientCount
+        let client = try LineClient(port: address.port, receiveBuffer: receiveBuffer)
+        guard await waitUntil(.seconds(5), { self.server.clientCount > before }) else {
+            throw SpawnError(description: "the server did not take the NMEA client within 5 s")
+        }
+        return client
     }
 
     /// A client that has read VERSION and asked for `watch`, and read the DEVICES and WATCH replies.

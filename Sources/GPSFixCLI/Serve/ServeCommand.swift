@@ -15,14 +15,21 @@ struct ServeCommand {
             configuration.address = address
         }
         configuration.clientTimeout = try SourceOptions.seconds(args, "--client-timeout", default: configuration.clientTimeout)
+        try NMEAFeedOptions.apply(args, to: &configuration)
         let speed = try SourceOptions.speed(args, default: .factor(1))
         // Sentences are forwarded for the clients that watch with "nmea" or "raw".
         // A service comes up before its receiver: what is not there yet is waited for.
         let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: true, waits: true)
         let device = DeviceDescription(path: manager.sourceDescription, bps: manager.reception?.baud)
         let note = UncheckedBox(terminal)
-        let server = try GpsdServer(configuration: configuration, device: device) { line in note.value.note(line) }
+        let server: GpsdServer
+        do {
+            server = try GpsdServer(configuration: configuration, device: device) { line in note.value.note(line) }
+        } catch {
+            throw ServeStartFailure(error, configuration)
+        }
 
+        noteNMEAFeeds(server)
         terminal.note("gpsfix: serving gpsd's protocol on \(server.address) from \(manager.sourceDescription); Ctrl-C to stop")
         if !server.isLoopback {
             terminal.note("gpsfix: WARNING: \(server.address) is not loopback: anyone who can reach this machine on port \(server.address.port) can read its position.")
@@ -43,5 +50,18 @@ struct ServeCommand {
         interrupts.cancel()
         if let failure { throw failure }
         return 0
+    }
+
+    /// Says where the bare sentences go, before the line that says the server is up.
+    private func noteNMEAFeeds(_ server: GpsdServer) {
+        if let address = server.nmeaAddress {
+            terminal.note("gpsfix: serving NMEA sentences on \(address) (TCP)")
+            if !server.nmeaIsLoopback {
+                terminal.note("gpsfix: WARNING: \(address) is not loopback: anyone who can reach this machine on port \(address.port) can read its position.")
+            }
+        }
+        if let target = server.configuration.nmeaDatagramAddress {
+            terminal.note("gpsfix: sending NMEA sentences to \(target) (UDP, one datagram each)")
+        }
     }
 }
