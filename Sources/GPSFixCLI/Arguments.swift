@@ -65,6 +65,8 @@ struct ParsedArguments: Sendable {
     var values: [String: String] = [:]
     /// Every value of a repeatable option, in the order given.
     var repeated: [String: [String]] = [:]
+    /// Every value option as given, in order across options (`--device A --replay B`).
+    var sequence: [(option: String, value: String)] = []
     var flags: Set<String> = []
     var positionals: [String] = []
     var wantsHelp = false
@@ -73,6 +75,23 @@ struct ParsedArguments: Sendable {
     /// Every value given for `name`: several for a repeatable option, else one or none.
     func all(_ name: String) -> [String] { repeated[name] ?? values[name].map { [$0] } ?? [] }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The values of the options `names`, in the order they were given.
+    func ordered(_ names: [String]) -> [(option: String, value: String)] {
+        sequence.filter { names.contains($0.option) }
+    }
+
+    /// These arguments with only `option value` of the options `names` (one source of several).
+    func keeping(_ option: String, _ value: String, of names: [String]) -> ParsedArguments {
+        var one = self
+        for name in names {
+            one.values[name] = nil
+            one.repeated[name] = nil
+        }
+        one.values[option] = value
+        one.sequence = sequence.filter { !names.contains($0.option) } + [(option, value)]
+        return one
+    }
 }
 
 /// A mistake in how a command was called: reported with the command's usage, exit 64.
@@ -136,6 +155,7 @@ enum ArgumentParser {
                     throw UsageError(message: "\(spec.name) given twice ('\(earlier)', then '\(value)'): it takes one \(placeholder)")
                 }
                 parsed.values[spec.name] = value
+                parsed.sequence.append((spec.name, value))
                 if spec.isRepeatable { parsed.repeated[spec.name, default: []].append(value) }
             } else {
                 guard inline == nil else { throw UsageError(message: "\(spec.name) takes no value") }

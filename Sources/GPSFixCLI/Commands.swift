@@ -32,6 +32,10 @@ let sourceOptions: [OptionSpec] = deviceOptions + [
     .flag("--simulated", "Take a receiver's simulator or demo output (GGA quality 8, mode S) as fixes; by default it is no fix."),
 ]
 
+/// The source options of the commands that read several sources at once (`serve`, `watch`):
+/// each option that names a source may be given again.
+let severalSourceOptions: [OptionSpec] = sourceOptions.map { SourceOptions.sourceNames.contains($0.name) ? $0.repeatable() : $0 }
+
 enum Commands {
     static let all: [Command] = [fix, watch, record, serve, devices, completion]
 
@@ -41,7 +45,7 @@ enum Commands {
         name: "watch",
         summary: "Print fixes as they arrive.",
         usage: "gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea | --gpx | --view] [-n N] [-t]",
-        options: sourceOptions + OutputFormat.watchOptions + [
+        options: severalSourceOptions + OutputFormat.watchOptions + [
             .value("-n", "N", "Stop after N reports (lines; with --gpx, track points), as 'gpspipe -n' does."),
             .flag("-t", "Prefix each line with the local time it was written ('2026-11-30 07:10:00: '), as 'gpspipe -t' does."),
         ],
@@ -113,7 +117,7 @@ enum Commands {
         name: "serve",
         summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
         usage: "gpsfix serve [--listen [ADDR:]PORT] [--client-timeout S] [--nmea-listen [ADDR:]PORT] [--nmea-udp HOST:PORT] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
-        options: sourceOptions + [
+        options: severalSourceOptions + [
             .value("--listen", "[ADDR:]PORT", "Where to listen (default 127.0.0.1:2947): a port alone is on loopback, an address alone keeps port 2947. Another address than loopback opens the feed to the network."),
             .value("--client-timeout", "S", "Disconnect a watcher that reads nothing it is sent for S seconds (default 15). As in gpsd, a client that asks nothing goes after 60 s, and a poller 15 minutes after its last request."),
             .value("--nmea-listen", "[ADDR:]PORT", "Also serve every sentence, as received with CR LF, to each TCP client on PORT (10110 by convention; loopback unless ADDR says otherwise)."),

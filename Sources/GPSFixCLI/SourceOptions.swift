@@ -3,10 +3,35 @@ import GPSSources
 
 /// Builds the manager that the options name. Everything after this sees only the protocol.
 enum SourceOptions {
+    /// The options that each name a source; `serve` and `watch` take several of them.
+    static let sourceNames = ["--device", "--replay", "--gpsd", "--nmea-tcp"]
+
+    /// The managers of every source named, in the order given (`serve` and `watch` read
+    /// several at once: `--device A --device B --replay C`); the one receiver discovery finds
+    /// when none is named. `--baud`, `--speed`, `--loop` and `--simulated` apply to each.
+    static func managers(_ args: ParsedArguments, defaultSpeed: ReplayManager.Speed, forwardsSentences: Bool = false,
+                         waits: Bool = false) throws -> [any LocationManagerInterface] {
+        let named = args.ordered(sourceNames)
+        guard named.count > 1 else {
+            return [try manager(args, defaultSpeed: defaultSpeed, forwardsSentences: forwardsSentences, waits: waits)]
+        }
+        var descriptions = Set<String>()
+        return try named.map { option, value in
+            let one = args.keeping(option, value, of: sourceNames)
+            let manager = try manager(one, defaultSpeed: defaultSpeed, forwardsSentences: forwardsSentences, waits: waits)
+            // Each is a device of its own to clients (`?WATCH={"device":…}`): two of one name
+            // could not be told apart.
+            guard descriptions.insert(manager.sourceDescription).inserted else {
+                throw UsageError(message: "\(manager.sourceDescription) is named twice")
+            }
+            return manager
+        }
+    }
+
     /// `waits`: a source not there at the start is waited for (a service), not a failure.
     static func manager(_ args: ParsedArguments, defaultSpeed: ReplayManager.Speed, forwardsSentences: Bool = false,
                         waits: Bool = false) throws -> any LocationManagerInterface {
-        let named = ["--replay", "--device", "--gpsd", "--nmea-tcp"].filter { args[$0] != nil }
+        let named = sourceNames.filter { args[$0] != nil }
         guard named.count <= 1 else {
             throw UsageError(message: "\(named.joined(separator: " and ")) are different sources: choose one")
         }

@@ -2,37 +2,64 @@ import Dispatch
 import GPSLocation
 import Synchronization
 
-/// The one way a command runs a source to its end: every event goes to the handler on the
-/// source's thread; the run ends at the source's terminal event, or when `end()` is called (a
-/// file that can take no more), and Ctrl-C or SIGTERM stop the source, which ends it too.
+/// The one way a command runs its sources to their end: every event goes to the handler on
+/// its source's thread; the run ends once every source has had its terminal event, or when
+/// `end()` is called (a file that can take no more), and Ctrl-C or SIGTERM stop the sources,
+/// which ends it too.
 ///
-/// The service is kept alive until the run ends: a manager holds its delegate weakly.
+/// The services are kept alive until the run ends: a manager holds its delegate weakly.
 final class SourceRun: Sendable {
-    let service: LocationService
+    let services: [LocationService]
     private let done = DispatchSemaphore(value: 0)
-    private let outcome = Mutex<(end: LocationEvent?, signal: Int32)>((nil, 0))
+    private let outcome: Mutex<(ends: [LocationEvent?], open: Int, signal: Int32)>
 
-    init(_ service: LocationService) { self.service = service }
+    convenience init(_ service: LocationService) { self.init([service]) }
 
-    /// Ends the wait now, whatever the source is doing; the caller stops it after.
+    init(_ services: [LocationService]) {
+        precondition(!services.isEmpty, "a run reads at least one source")
+        self.services = services
+        outcome = Mutex((Array(repeating: nil, count: services.count), services.count, 0))
+    }
+
+    /// The one source of a run that reads one.
+    var service: LocationService { services[0] }
+
+    /// Ends the wait now, whatever the sources are doing; the caller stops them after.
     func end() { done.signal() }
 
-    /// Runs until the end; returns the terminal event, if one came, and the signal that
-    /// stopped the run, if one did.
+    /// Stops every source (each then delivers its terminal event).
+    func stop() { for service in services { service.stop() } }
+
+    /// Runs one source until its end; returns the terminal event, if one came, and the signal
+    /// that stopped the run, if one did.
     func run(_ handle: @escaping @Sendable (LocationEvent) -> Void) -> (end: LocationEvent?, signal: Int32?) {
-        service.subscribe { [self] event in
-            handle(event)
-            guard event.isTerminal else { return }
-            outcome.withLock { $0.end = $0.end ?? event }
-            done.signal()
+        let (ends, signal) = runAll { _, event in handle(event) }
+        return (ends[0], signal)
+    }
+
+    /// Runs every source until each has ended; `handle` learns which (its index) each event
+    /// came from. Returns each source's terminal event, and the signal that stopped the run.
+    func runAll(_ handle: @escaping @Sendable (Int, LocationEvent) -> Void) -> (ends: [LocationEvent?], signal: Int32?) {
+        for (index, service) in services.enumerated() {
+            service.subscribe { [self] event in
+                handle(index, event)
+                guard event.isTerminal else { return }
+                let last = outcome.withLock { o -> Bool in
+                    guard o.ends[index] == nil else { return false }
+                    o.ends[index] = event
+                    o.open -= 1
+                    return o.open == 0
+                }
+                if last { done.signal() }
+            }
         }
         let interrupts = Interrupts { [self] number in
             outcome.withLock { if $0.signal == 0 { $0.signal = number } }
-            service.stop()
+            stop()
         }
-        withExtendedLifetime(service) { done.wait() }
+        withExtendedLifetime(services) { done.wait() }
         interrupts.cancel()
         let result = outcome.withLock { $0 }
-        return (result.end, result.signal == 0 ? nil : result.signal)
+        return (result.ends, result.signal == 0 ? nil : result.signal)
     }
 }

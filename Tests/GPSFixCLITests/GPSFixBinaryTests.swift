@@ -249,10 +249,10 @@ struct GPSFixBinaryTests {
 
     @Test("A single-valued option given twice: exit 64 naming both, rather than silently the last", .timeLimit(.minutes(1)),
           arguments: [
-              (["watch", "--replay", "a.nmea", "--replay", "b.nmea"], "--replay given twice ('a.nmea', then 'b.nmea'): it takes one FILE"),
+              (["fix", "--replay", "a.nmea", "--replay", "b.nmea"], "--replay given twice ('a.nmea', then 'b.nmea'): it takes one FILE"),
               (["serve", "--listen", "2948", "--listen=2949"], "--listen given twice ('2948', then '2949'): it takes one [ADDR:]PORT"),
-              // Several receivers will be --device A --device B under serve; until then, one.
-              (["watch", "--device", "/dev/ttyUSB0", "--device", "/dev/ttyUSB1"], "--device given twice ('/dev/ttyUSB0', then '/dev/ttyUSB1'): it takes one PATH"),
+              // serve and watch read several receivers; record reads one.
+              (["record", "x.nmea", "--device", "/dev/ttyUSB0", "--device", "/dev/ttyUSB1"], "--device given twice ('/dev/ttyUSB0', then '/dev/ttyUSB1'): it takes one PATH"),
               (["--timeout", "5", "--timeout", "6"], "--timeout given twice ('5', then '6'): it takes one S"),
           ])
     func repeatedOption(arguments: [String], message: String) async throws {

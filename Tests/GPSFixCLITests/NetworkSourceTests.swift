@@ -74,7 +74,7 @@ struct NetworkSourceTests {
             let result = try #require(await gpsfix("watch", "--nmea-tcp", bad))
             #expect(result.status == 64, "\(bad): \(result)")
         }
-        let both = try #require(await gpsfix("watch", "--nmea-tcp", "127.0.0.1:\(port)", "--gpsd"))
+        let both = try #require(await gpsfix("fix", "--nmea-tcp", "127.0.0.1:\(port)", "--gpsd"))
         #expect(both.status == 64)
     }
 }

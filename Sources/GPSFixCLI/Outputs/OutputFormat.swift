@@ -23,6 +23,12 @@ struct OutputFormat: Sendable {
     var fixHelp: String?
     /// Chosen without a flag when stdout is a terminal (and `-t` does not ask for lines).
     var isForPeople = false
+    /// It can interleave several sources' reports (`watch --device A --device B`): lines can,
+    /// a track or a screen of one source cannot.
+    var showsSeveralSources = false
+    /// With several sources, its lines begin with the source's name (text); formats whose
+    /// lines carry it already (JSON's "device") or must stay as received (NMEA) do not.
+    var labelsLines = false
     /// The output `watch` writes to stdout.
     let make: @Sendable (OutputSetup) throws -> any WatchOutput
     /// The file `record FLAG FILE` writes; nil when the format is not recorded to files.
@@ -33,17 +39,17 @@ struct OutputFormat: Sendable {
     static let all: [OutputFormat] = [
         OutputFormat(
             flag: nil, title: "text", help: "",
-            stampsLines: true, showsOneFix: true,
+            stampsLines: true, showsOneFix: true, showsSeveralSources: true, labelsLines: true,
             make: { LineOutput(TextLines(), setup: $0) }),
         OutputFormat(
             flag: "--json", title: "JSON",
             help: "Print gpsd's JSON reports (TPV, SKY and GST), one a line, as 'gpspipe -w' does.",
-            stampsLines: true, showsOneFix: true, fixHelp: "Print the fix as a gpsd TPV report.",
+            stampsLines: true, showsOneFix: true, fixHelp: "Print the fix as a gpsd TPV report.", showsSeveralSources: true,
             make: { LineOutput(GpsdJSONLines(source: $0.context.source), setup: $0) }),
         OutputFormat(
             flag: "--nmea", title: "NMEA",
             help: "Pass the sentences through unchanged (those with a good checksum), as 'gpspipe -r' does.",
-            needsSentences: true, stampsLines: true,
+            needsSentences: true, stampsLines: true, showsSeveralSources: true,
             make: { LineOutput(NMEALines(), setup: $0) }),
         OutputFormat(
             flag: "--gpx", title: "GPX",
@@ -64,6 +70,9 @@ struct OutputSetup {
     let context: WatchContext
     /// `-t`: prefix each line with the time it was written.
     var timestamps = false
+    /// Several sources share the output: each line of this one begins with this (after `-t`'s
+    /// stamp), where the format labels lines.
+    var label: String?
     /// The source's running counts (sentences, bad checksums), read as they grow.
     var statistics: (@Sendable () -> Statistics?)?
 }

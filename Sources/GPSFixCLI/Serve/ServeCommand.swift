@@ -19,7 +19,9 @@ struct ServeCommand {
         let speed = try SourceOptions.speed(args, default: .factor(1))
         // Sentences are forwarded for the clients that watch with "nmea" or "raw".
         // A service comes up before its receiver: what is not there yet is waited for.
-        let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: true, waits: true)
+        let managers = try SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: true, waits: true)
+        guard managers.count == 1 else { throw UsageError(message: "serving several sources at once comes with the next change") }
+        let manager = managers[0]
         let device = DeviceDescription(path: manager.sourceDescription, bps: manager.reception?.baud)
         let note = UncheckedBox(terminal)
         let server: GpsdServer

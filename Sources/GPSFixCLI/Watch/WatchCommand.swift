@@ -20,40 +20,62 @@ struct WatchCommand {
         }
         let limit = try SourceOptions.count(args, "-n")
         let speed = try SourceOptions.speed(args, default: .factor(1))
-        let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: format.needsSentences)
-        // A pipe is live even at --speed max: what has arrived is shown before the next wait.
-        let live = SourceOptions.isLiveReplay(manager)
-        let context = WatchContext(terminal: terminal, source: manager.sourceDescription, kind: SourceKind(manager),
-                                   paced: speed != .maximum || live)
-        // The live view shows the source's running counts (sentences, bad checksums) as they grow.
-        let setup = OutputSetup(context: context, timestamps: args.has("-t"), statistics: { [manager] in manager.statistics })
-        let output = try format.make(setup)
-        let service = LocationService(manager: manager)
-        // The output is written by one thread at a time: the source's, or the one that stops
-        // it (Ctrl-C), which may deliver the end while the source is still mid-report. After
-        // the end, and once `finish` has begun, nothing more is written.
-        let gate = Mutex(Gate())
-        let box = UncheckedBox(output)
-        // Ctrl-C or SIGTERM stop the source; the output is then closed properly, exit 0.
-        let (end, _) = SourceRun(service).run { event in
-            let stop = gate.withLock { g -> Bool in
-                guard !g.closed else { return false }
-                g.written += box.value.write(event)
-                if event.isTerminal { g.closed = true }
-                return limit.map { g.written >= $0 } ?? false || box.value.failed
-            }
-            if stop { service.stop() }
+        let managers = try SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: format.needsSentences)
+        let several = managers.count > 1
+        if several && !format.showsSeveralSources {
+            let lines = OutputFormat.all.filter(\.showsSeveralSources).map { $0.flag ?? $0.title }
+            throw UsageError(message: "\(format.flag ?? format.title) shows one source; with several, watch prints \(lines.joined(separator: ", "))")
         }
-        gate.withLock { $0.closed = true }
-        output.finish(end)
-        if case .error(let error)? = end { throw error }
+        // Each source writes through an output of its own (its name in its lines), all into
+        // the one stdout.
+        let outputs = try managers.map { manager in
+            // A pipe is live even at --speed max: what has arrived is shown before the next wait.
+            let live = SourceOptions.isLiveReplay(manager)
+            let context = WatchContext(terminal: terminal, source: manager.sourceDescription, kind: SourceKind(manager),
+                                       paced: speed != .maximum || live)
+            // The live view shows the source's running counts (sentences, bad checksums) as they grow.
+            var setup = OutputSetup(context: context, timestamps: args.has("-t"), statistics: { [manager] in manager.statistics })
+            if several && format.labelsLines { setup.label = manager.sourceDescription + ": " }
+            return try format.make(setup)
+        }
+        let run = SourceRun(managers.map { LocationService(manager: $0) })
+        // The output is written by one thread at a time: a source's, or the one that stops
+        // them (Ctrl-C), which may deliver an end while a source is still mid-report. After
+        // every end, and once `finish` has begun, nothing more is written.
+        let gate = Mutex(Gate(open: Array(repeating: true, count: managers.count)))
+        let box = UncheckedBox(outputs)
+        // Ctrl-C or SIGTERM stop the sources; the outputs are then closed properly, exit 0.
+        let (ends, _) = run.runAll { index, event in
+            // With several sources, one that fails is said at once; the others go on.
+            if several, case .error(let error) = event { terminal.note("gpsfix: " + Advice.message(for: error)) }
+            let stop = gate.withLock { g -> Bool in
+                guard g.open[index] else { return false }
+                g.written += box.value[index].write(event)
+                if event.isTerminal { g.open[index] = false }
+                return limit.map { g.written >= $0 } ?? false || box.value[index].failed
+            }
+            if stop { run.stop() }
+        }
+        gate.withLock { $0.open = $0.open.map { _ in false } }
+        for (output, end) in zip(outputs, ends) { output.finish(end) }
+        let failures = ends.filter { if case .error? = $0 { true } else { false } }.count
+        if several && failures > 0 { throw SourcesFailed(failed: failures, of: ends.count) }
+        if case .error(let error)? = ends.first { throw error }
         return 0
     }
 }
 
+/// Some of several sources failed (each said why as it did): exit 1.
+struct SourcesFailed: Error, CustomStringConvertible {
+    let failed: Int
+    let of: Int
+    var description: String { "\(failed) of \(of) sources failed (see above)" }
+}
+
 private struct Gate {
     var written = 0
-    var closed = false
+    /// Which sources' outputs still take events.
+    var open: [Bool]
 }
 
 /// Hands a non-Sendable value to the one thread that uses it next. The caller guarantees
