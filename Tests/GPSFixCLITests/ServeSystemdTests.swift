@@ -138,17 +138,23 @@ struct ServeSystemdTests {
         #expect(await serve.stop() == 0)
     }
 
-    @Test("--listen beside a socket systemd passed is a usage error (64) that says where the address is set", .enabled(if: canActivate))
+    @Test("--listen beside a socket systemd passed is a usage error (64) that says where the address is set, in STATUS= too",
+          .enabled(if: canActivate))
     func listenBesidePassedSocket() async throws {
         let dir = try TemporaryDirectory()
         let capture = try dir.drive(epochs: 3)
-        let serve = try await ActivatedServe(["--listen", "127.0.0.1:0", "--replay", capture], in: dir)
+        let manager = try NotifyListener(address: dir.path + "/notify")
+        let serve = try await ActivatedServe(["--listen", "127.0.0.1:0", "--replay", capture], in: dir,
+                                             setenv: ["NOTIFY_SOCKET": manager.address])
 
         let client = try LineClient(port: serve.port)
         let status = await serve.exitStatus(within: .seconds(10))
+        let told = manager.waitFor { $0.hasPrefix("STATUS=failed: ") }
 
         #expect(status == 64, "\(serve.stderr)")
         #expect(serve.stderr.contains("ListenStream= in gpsfix.socket"), "\(serve.stderr)")
+        #expect(told && manager.lines.last?.contains("ListenStream= in gpsfix.socket") == true, "\(manager.lines)")
+        #expect(!manager.lines.contains("READY=1"))
         #expect(client.waitForClose(within: 5))
     }
 

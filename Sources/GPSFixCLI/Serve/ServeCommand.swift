@@ -10,12 +10,6 @@ struct ServeCommand {
     func run() throws -> Int32 {
         // What a service manager passed, read first: before any thread may read the
         // environment these calls change.
-        let passed: PassedSockets?
-        do throws(PassedSocketsError) {
-            passed = try PassedSockets.take()
-        } catch {
-            throw ServiceManagerFailure(description: "\(error). gpsfix serve takes the listening sockets of a socket unit such as gpsfix.socket (systemd's LISTEN_FDS); started by hand, unset LISTEN_PID and LISTEN_FDS.")
-        }
         var notifier: ServiceNotifier?
         do throws(ServiceNotifierError) {
             notifier = try ServiceNotifier.take()
@@ -23,7 +17,34 @@ struct ServeCommand {
             // Serving matters more than reporting: a Type=notify unit then times out, and this says why.
             terminal.note("gpsfix: serve: \(error); the service manager will not hear from gpsfix")
         }
+        // The source's own failure has been told already, with the rest of its news.
+        let failure: LocationError?
+        do {
+            failure = try serve(passed: takePassedSockets(), notifier: notifier)
+        } catch {
+            // What stopped it before it could serve (options, a port), for `systemctl status`.
+            let reason = switch error {
+            case let usage as UsageError: usage.message
+            case let location as LocationError: Advice.message(for: location)
+            default: "\(error)"
+            }
+            try? notifier?.send(.status("failed: " + reason))
+            throw error
+        }
+        if let failure { throw failure }
+        return 0
+    }
 
+    private func takePassedSockets() throws -> PassedSockets? {
+        do throws(PassedSocketsError) {
+            return try PassedSockets.take()
+        } catch {
+            throw ServiceManagerFailure(description: "\(error). gpsfix serve takes the listening sockets of a socket unit such as gpsfix.socket (systemd's LISTEN_FDS); started by hand, unset LISTEN_PID and LISTEN_FDS.")
+        }
+    }
+
+    /// Serves until stopped; the source's failure, if that is what ended it.
+    private func serve(passed: PassedSockets?, notifier: ServiceNotifier?) throws -> LocationError? {
         var configuration = ServerConfiguration(release: "gpsfix \(GPSFixCLI.version)")
         if let text = args["--listen"] {
             guard passed == nil else {
@@ -84,8 +105,7 @@ struct ServeCommand {
         }
         link?.stopping()
         interrupts.cancel()
-        if let failure { throw failure }
-        return 0
+        return failure
     }
 
     /// Says where the bare sentences go, before the line that says the server is up.
