@@ -24,6 +24,7 @@ struct ServiceStatusTests {
         #expect(Self.status(Self.fix(.twoD, used: 1))?.text == "/dev/ttyACM0: 2D fix, 1 satellite used")
         #expect(Self.status(Self.fix(.noFix, used: nil))?.text == "/dev/ttyACM0: no fix")
         #expect(Self.status(.status(.started))?.text == "/dev/ttyACM0: open, waiting for a fix")
+        #expect(Self.status(.status(.waiting(reason: "not plugged in")))?.text == "/dev/ttyACM0: not plugged in — waiting for it to appear")
         #expect(Self.status(.status(.disconnected(reason: "unplugged")))?.text == "/dev/ttyACM0: unplugged — waiting for it to come back")
         #expect(Self.status(.error(.deviceGone(path: "/dev/ttyACM0")))?.kind == .failed)
         #expect(Self.status(.sentence("$GPGGA")) == nil && Self.status(.status(.reconnecting(attempt: 2))) == nil)
