@@ -20,6 +20,9 @@ public struct PassedSockets: Equatable, Sendable {
 
     public var descriptors: [Int32] { sockets.map(\.descriptor) }
 
+    /// What `take` reads from the environment, in this order.
+    public static let variables = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"]
+
     /// Reads the variables as given. Nil when they pass nothing to the process `processID`
     /// (absent, for another process, or zero descriptors): a process started by a shell may
     /// inherit them from a parent that was itself activated.
@@ -48,9 +51,8 @@ public struct PassedSockets: Equatable, Sendable {
     /// Call it before any other thread may read the environment: `unsetenv` is not safe
     /// beside a concurrent `getenv`.
     public static func take() throws(PassedSocketsError) -> PassedSockets? {
-        let names = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"]
-        let values = names.map { getenv($0).map { String(cString: $0) } }
-        defer { for name in names { unsetenv(name) } }
+        let values = variables.map { getenv($0).map { String(cString: $0) } }
+        defer { for name in variables { unsetenv(name) } }
         guard let passed = try PassedSockets(listenPID: values[0], listenFDs: values[1], listenFDNames: values[2],
                                              processID: getpid()) else { return nil }
         for socket in passed.sockets {

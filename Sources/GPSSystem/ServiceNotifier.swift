@@ -63,14 +63,16 @@ public final class ServiceNotifier: Sendable {
 
     deinit { close(descriptor) }
 
+    /// What `take` reads from the environment, in this order.
+    public static let variables = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
+
     /// The notifier `NOTIFY_SOCKET` asks for, with the watchdog `WATCHDOG_USEC` asks for when
     /// `WATCHDOG_PID` is this process or unset; nil without `NOTIFY_SOCKET`. The variables are
     /// removed, as `sd_notify(1, …)` removes them: a child must not speak for this process.
     /// Call it before any other thread may read the environment.
     public static func take() throws(ServiceNotifierError) -> ServiceNotifier? {
-        let names = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
-        let values = names.map { getenv($0).map { String(cString: $0) } }
-        defer { for name in names { unsetenv(name) } }
+        let values = variables.map { getenv($0).map { String(cString: $0) } }
+        defer { for name in variables { unsetenv(name) } }
         guard let address = values[0], !address.isEmpty else { return nil }
         return try ServiceNotifier(address: address, watchdogMicroseconds: watchdog(usec: values[1], pid: values[2], processID: getpid()))
     }
