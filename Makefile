@@ -11,9 +11,10 @@ RUN_DEPS   := pkg-config libgps-dev
 # pseudo-terminals the serial tests read, udev's udevadm checks the rules, gpsd is the
 # real peer the gpsd source is tested against; man-db and groff-base render the man page,
 # bash-completion and zsh load the completions as they would for a person, and the
-# install test runs make.
+# install test runs make; systemd's systemd-analyze checks the units and its
+# systemd-socket-activate hands serve its socket as systemd does.
 TEST_DEPS  := pkg-config libgps-dev python3 socat udev gpsd gpsd-clients python3-gps tmux gpsbabel python3-gpxpy \
-              make man-db groff-base bash-completion zsh
+              make man-db groff-base bash-completion zsh systemd
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.

@@ -41,12 +41,13 @@ let package = Package(
         // What several test targets share: deadline-bound waiting, temporary directories.
         .target(name: "GPSTestSupport", path: "Tests/GPSTestSupport", swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSSystemTests", dependencies: ["GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA"], swiftSettings: strict),
         .testTarget(name: "GPSLocationTests", dependencies: ["NMEA", "GPSLocation", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSSourcesTests", dependencies: ["NMEA", "GPSSources", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["NMEA", "GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSServerTests", dependencies: ["NMEA", "GPSServer", "GPSTestSupport"], swiftSettings: strict),
-        .testTarget(name: "GPSFixCLITests", dependencies: ["NMEA", "GPSFixCLI", "GPSLocation", "GPSSources", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSFixCLITests", dependencies: ["NMEA", "GPSFixCLI", "GPSLocation", "GPSSources", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

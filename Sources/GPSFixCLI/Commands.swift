@@ -124,7 +124,7 @@ enum Commands {
             .value("--nmea-udp", "HOST:PORT", "Also send every sentence as one UDP datagram to HOST:PORT (a broadcast address reaches a whole network)."),
         ],
         positionals: 0,
-        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Chart plotters and apps that read NMEA over\nTCP or UDP (OpenCPN, Signal K) read --nmea-listen or --nmea-udp. Runs until Ctrl-C or\nSIGTERM; when a replay ends, its last fix is still served.",
+        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Chart plotters and apps that read NMEA over\nTCP or UDP (OpenCPN, Signal K) read --nmea-listen or --nmea-udp. Runs until Ctrl-C or\nSIGTERM; when a replay ends, its last fix is still served.\n\nUnder systemd (systemd/gpsfix.socket and gpsfix.service): listens for gpsd's clients on the\nsockets systemd passes (LISTEN_FDS) instead of binding --listen's, and tells it READY=1, the\nsource's state (STATUS=) and WATCHDOG=1 through NOTIFY_SOCKET.",
         run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() },
         examples: [
             Example("gpsfix serve", "The first receiver found, served on 127.0.0.1:2947 as gpsd would; read it with 'gpspipe -w' or 'cgps'."),
@@ -134,7 +134,7 @@ enum Commands {
         ],
         exits: [
             ExitStatus(0, meaning: "Ctrl-C or SIGTERM stopped the server."),
-            ExitStatus(1, meaning: "It could not listen (the port in use, a port below 1024 without root, an address not of this machine, a host name that does not resolve), or the source failed."),
+            ExitStatus(1, meaning: "It could not listen (the port in use, a port below 1024 without root, an address not of this machine, a host name that does not resolve, a socket systemd passed that is not a listening TCP one), or the source failed."),
             .usage,
         ]
     )

@@ -9,9 +9,11 @@ extension GpsdServer {
     ///                                 device: .init(path: manager.sourceDescription)) { print($0) }
     ///     let error = server.serve(LocationService(manager: manager))
     ///
-    /// `onEvent` sees every event too, on the source's thread (for logging what happens).
+    /// `onEvent` sees every event too, on the source's thread (for logging what happens);
+    /// `heartbeat` is called from the server's loop while it runs (a watchdog's sign of life).
     @discardableResult
-    public func serve(_ service: LocationService, onEvent: (@Sendable (LocationEvent) -> Void)? = nil) -> LocationError? {
+    public func serve(_ service: LocationService, heartbeat: Heartbeat? = nil,
+                      onEvent: (@Sendable (LocationEvent) -> Void)? = nil) -> LocationError? {
         let failure = FailureBox()
         let manager = service.manager
         let subscription = service.subscribe { [self] event in
@@ -26,7 +28,7 @@ extension GpsdServer {
                 stop()
             }
         }
-        withExtendedLifetime(service) { run() }
+        withExtendedLifetime(service) { run(heartbeat: heartbeat) }
         service.unsubscribe(subscription)
         service.stop()
         return failure.value

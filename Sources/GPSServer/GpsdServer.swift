@@ -14,9 +14,13 @@ import Synchronization
 /// or a datagram address, for programs that read NMEA rather than gpsd's protocol.
 public final class GpsdServer: Sendable {
     public let configuration: ServerConfiguration
-    /// Where it listens, with the real port when port 0 was asked for.
-    public let address: ListenAddress
-    public let isLoopback: Bool
+    /// Where it listens, with the real port when port 0 was asked for: one address when it
+    /// binds its own, each one handed over otherwise.
+    public let addresses: [ListenAddress]
+    /// The addresses that other machines can reach (not 127.0.0.0/8 or ::1).
+    public let exposed: [ListenAddress]
+    /// Whether only this machine can connect, on every address.
+    public var isLoopback: Bool { exposed.isEmpty }
     /// Where bare NMEA is served (the real port when 0 was asked for), and whether only this
     /// machine can connect there; nil when not asked for.
     public let nmeaAddress: ListenAddress?
@@ -24,7 +28,7 @@ public final class GpsdServer: Sendable {
     /// The `"device"` member of every report, escaped once.
     let tag: GPSDJSON.Device
     let log: @Sendable (String) -> Void
-    let listener: Listener
+    let listeners: [Listener]
     let nmeaListener: Listener?
     let datagrams: DatagramSender?
     /// Wakes the loop from `poll` when the source has news or `stop` is called.
@@ -65,13 +69,29 @@ public final class GpsdServer: Sendable {
         }
     }
 
-    /// Binds the address now, so that a port in use is reported before anything starts.
-    public init(configuration: ServerConfiguration, device: DeviceDescription,
-                log: @escaping @Sendable (String) -> Void) throws(ServerError) {
-        let listener = try Listener(configuration.address)
-        address = listener.address
-        isLoopback = listener.isLoopback
-        self.listener = listener
+    /// Binds `configuration.address` now, so that a port in use is reported before anything starts.
+    public convenience init(configuration: ServerConfiguration, device: DeviceDescription,
+                            log: @escaping @Sendable (String) -> Void) throws(ServerError) {
+        try self.init(listeners: [Listener(configuration.address)], configuration: configuration, device: device, log: log)
+    }
+
+    /// Listens for gpsd's clients on `descriptors`, listening TCP sockets made by someone else
+    /// (a service manager that activates the server on its first client, as systemd does for
+    /// gpsd), instead of binding `configuration.address`. The server closes them when it is
+    /// released. The NMEA port and datagram address, when configured, are its own as ever.
+    public convenience init(configuration: ServerConfiguration, listeningOn descriptors: [Int32], device: DeviceDescription,
+                            log: @escaping @Sendable (String) -> Void) throws(ServerError) {
+        precondition(!descriptors.isEmpty, "a server needs a socket to listen on")
+        var listeners: [Listener] = []
+        for descriptor in descriptors { listeners.append(try Listener(adopting: descriptor)) }
+        try self.init(listeners: listeners, configuration: configuration, device: device, log: log)
+    }
+
+    private init(listeners: [Listener], configuration: ServerConfiguration, device: DeviceDescription,
+                 log: @escaping @Sendable (String) -> Void) throws(ServerError) {
+        addresses = listeners.map(\.address)
+        exposed = listeners.filter { !$0.isLoopback }.map(\.address)
+        self.listeners = listeners
         var nmeaListener: Listener?
         if let requested = configuration.nmeaAddress { nmeaListener = try Listener(requested) }
         nmeaAddress = nmeaListener?.address
@@ -190,6 +210,9 @@ public final class GpsdServer: Sendable {
 
     /// How many clients are connected, of either port, as the loop last counted them.
     public var clientCount: Int { shared.withLock { $0.clientCount } }
+
+    /// Where it listens (the first address, when it was handed several).
+    public var address: ListenAddress { addresses[0] }
 
     /// The device as DEVICE and DEVICES describe it now.
     var device: DeviceDescription { shared.withLock { $0.device } }

@@ -5,6 +5,8 @@ public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
     case addressNotAvailable(ListenAddress)
     case unresolvable(host: String, reason: String)
     case system(call: String, reason: String)
+    /// A descriptor handed over to listen on (socket activation) that cannot be listened on.
+    case notAListeningSocket(descriptor: Int32, reason: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot listen on \(a): no network interface here has that address ('ip addr' lists them; 0.0.0.0 means all)."
         case .unresolvable(let host, let reason):
             return "cannot resolve '\(host)': \(reason). Give an IP address, e.g. 127.0.0.1:2947."
+        case .notAListeningSocket(let descriptor, let reason):
+            return "descriptor \(descriptor), passed to listen on, is not a listening TCP socket: \(reason)."
         case .system(let call, let reason):
             return "the server could not start: \(call) failed: \(reason)."
         }

@@ -4,8 +4,9 @@ import GPSLocation
 
 extension GpsdServer {
     /// Serves until `stop()`. Call it on a thread that can block: it sleeps in `poll`.
-    public func run() {
-        var loop = ServerLoop(server: self)
+    /// `heartbeat`, when given, is called from the loop, first as it starts.
+    public func run(heartbeat: Heartbeat? = nil) {
+        var loop = ServerLoop(server: self, heartbeat: heartbeat)
         loop.run()
     }
 }
@@ -19,10 +20,13 @@ struct ServerLoop {
     var acceptPausedUntil = 0.0
     /// Sentences the datagram address did not get since sending last worked, and why.
     var datagramsLost = 0
+    let heartbeat: Heartbeat?
+    var nextBeat = 0.0
     var config: ServerConfiguration { server.configuration }
 
-    init(server: GpsdServer) {
+    init(server: GpsdServer, heartbeat: Heartbeat?) {
         self.server = server
+        self.heartbeat = heartbeat
     }
 
     mutating func run() {
@@ -35,16 +39,28 @@ struct ServerLoop {
             // Out of descriptors, a waiting connection cannot be taken: stop asking for a
             // while rather than spin on a listener that is always ready.
             let accepting = Clocks.monotonicSeconds < acceptPausedUntil ? 0 : Int16(POLLIN)
-            fds.append(pollfd(fd: server.listener.fd, events: accepting, revents: 0))
+            for listener in server.listeners { fds.append(pollfd(fd: listener.fd, events: accepting, revents: 0)) }
             // Absent, it is polled as -1: poll skips it, and the clients' indices stay put.
+            let nmeaIndex = fds.count
             fds.append(pollfd(fd: server.nmeaListenerFD, events: accepting, revents: 0))
+            let firstClient = fds.count
             for client in clients {
                 var events = Int16(POLLIN)
                 if !client.queue.isEmpty { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
             }
-            // The timeout only paces the client timers; news wakes the loop through the pipe.
-            let ready = poll(&fds, nfds_t(fds.count), 250)
+            // The timeout only paces the client timers and the heartbeat; news wakes the loop
+            // through the pipe.
+            var timeout: Int32 = 250
+            if let heartbeat {
+                if Clocks.monotonicSeconds >= nextBeat {
+                    heartbeat.beat()
+                    // Counted from the end of this beat: never two closer than asked.
+                    nextBeat = Clocks.monotonicSeconds + heartbeat.interval
+                }
+                timeout = min(timeout, Clocks.pollTimeout(nextBeat - Clocks.monotonicSeconds))
+            }
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { server.log("gpsfix: serve: poll failed: \(String(cString: strerror(errno)))") }
             // Timers run on the monotonic clock; what clients are told is stamped by the wall clock.
             let now = Clocks.monotonicSeconds
@@ -54,11 +70,13 @@ struct ServerLoop {
                 if takePublished(now: now) { break }
             }
             for (index, client) in clients.enumerated() {
-                let revents = fds[index + 3].revents
+                let revents = fds[firstClient + index].revents
                 if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client, now: now, buffer: &buffer) }
             }
-            if fds[1].revents & Int16(POLLIN) != 0 { acceptClients(.gpsd, now: now) }
-            if fds[2].revents & Int16(POLLIN) != 0 { acceptClients(.nmea, now: now) }
+            for (index, listener) in server.listeners.enumerated() where fds[1 + index].revents & Int16(POLLIN) != 0 {
+                acceptClients(.gpsd, now: now, from: listener.accept)
+            }
+            if fds[nmeaIndex].revents & Int16(POLLIN) != 0 { acceptClients(.nmea, now: now, from: server.acceptNMEA) }
             // Before anything is written: a client that has its greeting is counted.
             count(&counted)
             for client in clients where !client.closed { flush(client, now: now) }
@@ -129,11 +147,11 @@ struct ServerLoop {
         }
     }
 
-    private mutating func acceptClients(_ kind: Client.Kind, now: Double) {
+    /// Takes every waiting connection that `accept` has, as clients of `kind`.
+    private mutating func acceptClients(_ kind: Client.Kind, now: Double, from accept: () -> Listener.Accepted) {
         while true {
             let fd: Int32, peer: String
-            let accepted = kind == .gpsd ? server.listener.accept() : server.acceptNMEA()
-            switch accepted {
+            switch accept() {
             case .client(let f, let p):
                 (fd, peer) = (f, p)
             case .none:

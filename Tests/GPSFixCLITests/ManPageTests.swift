@@ -1,5 +1,6 @@
 import GPSTestSupport
 import Foundation
+import GPSSystem
 import Testing
 @testable import GPSFixCLI
 
@@ -107,6 +108,18 @@ struct ManPageTests {
         for example in GPSFixCLI.examples + Commands.all.flatMap(\.examples) {
             #expect(examples.contains("\n       \(example.line)\n"), "\(example.line)")
         }
+    }
+
+    @Test("ENVIRONMENT names every variable serve takes from systemd, and FILES the options file")
+    func systemdVariables() async throws {
+        let dir = try TemporaryDirectory()
+        let (text, _) = try await Self.render(try await source(in: dir))
+        let sections = Self.sections(text)
+        let environment = try #require(sections["ENVIRONMENT"])
+        for name in PassedSockets.variables + ServiceNotifier.variables {
+            #expect(environment.contains(name), "\(name)")
+        }
+        #expect(sections["FILES"]?.contains("/etc/default/gpsfix") == true)
     }
 }
 

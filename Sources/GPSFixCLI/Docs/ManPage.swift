@@ -36,10 +36,16 @@ enum ManPage {
                  ".TP", ".B NO_COLOR",
                  Roff.escape("Set and not empty: no colour, whatever the terminal (no-color.org)."),
                  ".TP", ".B TZ",
-                 Roff.escape("The zone of the local time that watch -t stamps lines with, as gpspipe -t does.")]
+                 Roff.escape("The zone of the local time that watch -t stamps lines with, as gpspipe -t does."),
+                 ".TP", ".BR LISTEN_PID \", \" LISTEN_FDS \", \" LISTEN_FDNAMES",
+                 Roff.escape("Set by systemd's socket activation (gpsfix.socket): serve listens on the sockets passed from descriptor 3 on, instead of binding --listen's."),
+                 ".TP", ".B NOTIFY_SOCKET",
+                 Roff.escape("Set by systemd for a Type=notify service: serve says READY=1 there once it listens and its source has reported, STATUS= with the source's state, and STOPPING=1 when it stops."),
+                 ".TP", ".BR WATCHDOG_USEC \", \" WATCHDOG_PID",
+                 Roff.escape("Set by systemd's WatchdogSec=: serve's server loop says WATCHDOG=1 every half of WATCHDOG_USEC, when WATCHDOG_PID is unset or its own.")]
         page += [".SH FILES"]
         for (path, what) in files { page += [".TP", Roff.macro("I", path), Roff.escape(what)] }
-        page += [".SH SEE ALSO", ".BR gpsd (8),", ".BR gpspipe (1),", ".BR cgps (1),", ".BR gpsfake (1),", ".BR udev (7)"]
+        page += [".SH SEE ALSO", ".BR gpsd (8),", ".BR gpspipe (1),", ".BR cgps (1),", ".BR gpsfake (1),", ".BR udev (7),", ".BR systemd.socket (5),", ".BR sd_notify (3)"]
         return page.joined(separator: "\n") + "\n"
     }
 
@@ -89,6 +95,8 @@ enum ManPage {
     private static let files: [(String, String)] = [
         ("/dev/gps*", "Stable names for receivers, made by udev rules (gpsfix's or gpsd's): searched first."),
         ("/dev/serial/by-id/*", "udev's names for serial ports by USB ID and serial number: searched next."),
+        ("/etc/default/gpsfix", "The options gpsfix.service passes to serve (GPSFIX_OPTIONS)."),
+        ("/usr/local/lib/systemd/system/gpsfix.socket", "systemd's socket for serve, 127.0.0.1:2947, as gpsd.socket's; with gpsfix.service beside it (in $PREFIX/lib/systemd/system)."),
         ("/etc/udev/rules.d/60-gpsfix.rules", "gpsfix's udev rules (in /usr/lib/udev/rules.d when installed with PREFIX=/usr): /dev/gpsN, group dialout and ModemManager kept away for receivers whose USB ID is known to be a GPS."),
     ]
 }

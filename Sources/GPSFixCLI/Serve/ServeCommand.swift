@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSServer
+import GPSSystem
 
 /// `gpsfix serve`: gpsd's JSON protocol on a TCP port, fed by any source, for gpsd's clients.
 struct ServeCommand {
@@ -7,8 +8,48 @@ struct ServeCommand {
     let terminal: Terminal
 
     func run() throws -> Int32 {
+        // What a service manager passed, read first: before any thread may read the
+        // environment these calls change.
+        var notifier: ServiceNotifier?
+        do throws(ServiceNotifierError) {
+            notifier = try ServiceNotifier.take()
+        } catch {
+            // Serving matters more than reporting: a Type=notify unit then times out, and this says why.
+            terminal.note("gpsfix: serve: \(error); the service manager will not hear from gpsfix")
+        }
+        // The source's own failure has been told already, with the rest of its news.
+        let failure: LocationError?
+        do {
+            failure = try serve(passed: takePassedSockets(), notifier: notifier)
+        } catch {
+            // What stopped it before it could serve (options, a port), for `systemctl status`.
+            let reason = switch error {
+            case let usage as UsageError: usage.message
+            case let location as LocationError: Advice.message(for: location)
+            default: "\(error)"
+            }
+            try? notifier?.send(.status("failed: " + reason))
+            throw error
+        }
+        if let failure { throw failure }
+        return 0
+    }
+
+    private func takePassedSockets() throws -> PassedSockets? {
+        do throws(PassedSocketsError) {
+            return try PassedSockets.take()
+        } catch {
+            throw ServiceManagerFailure(description: "\(error). gpsfix serve takes the listening sockets of a socket unit such as gpsfix.socket (systemd's LISTEN_FDS); started by hand, unset LISTEN_PID and LISTEN_FDS.")
+        }
+    }
+
+    /// Serves until stopped; the source's failure, if that is what ended it.
+    private func serve(passed: PassedSockets?, notifier: ServiceNotifier?) throws -> LocationError? {
         var configuration = ServerConfiguration(release: "gpsfix \(GPSFixCLI.version)")
         if let text = args["--listen"] {
+            guard passed == nil else {
+                throw UsageError(message: "--listen \(text): the service manager passed the sockets to listen on (LISTEN_FDS); set the address in the socket unit (ListenStream= in gpsfix.socket) instead")
+            }
             guard let address = ListenAddress(parsing: text) else {
                 throw UsageError(message: "--listen takes [ADDR:]PORT, a port from 0 to 65535 on an IP address or a host name (e.g. 2948, 127.0.0.1:2947, 0.0.0.0:2947, [::1]:2947), not '\(text)'")
             }
@@ -24,20 +65,35 @@ struct ServeCommand {
         let manager = managers[0]
         let device = DeviceDescription(path: manager.sourceDescription, bps: manager.reception?.baud)
         let note = UncheckedBox(terminal)
+        let log: @Sendable (String) -> Void = { line in note.value.note(line) }
         let server: GpsdServer
-        do {
-            server = try GpsdServer(configuration: configuration, device: device) { line in note.value.note(line) }
+        do throws(ServerError) {
+            if let passed {
+                server = try GpsdServer(configuration: configuration, listeningOn: passed.descriptors, device: device, log: log)
+            } else {
+                server = try GpsdServer(configuration: configuration, device: device, log: log)
+            }
+        } catch .notAListeningSocket(let descriptor, let reason) {
+            let error = ServerError.notAListeningSocket(descriptor: descriptor, reason: reason)
+            throw ServiceManagerFailure(description: "\(error) gpsfix serve speaks gpsd's protocol over TCP: its socket unit needs ListenStream=ADDRESS:PORT lines only (gpsfix.socket has ListenStream=127.0.0.1:2947).")
         } catch {
             throw ServeStartFailure(error, configuration)
         }
+        let link = notifier.map { ServiceManagerLink(notifier: $0, source: manager.sourceDescription, log: log) }
 
         noteNMEAFeeds(server)
-        terminal.note("gpsfix: serving gpsd's protocol on \(server.address) from \(manager.sourceDescription); Ctrl-C to stop")
-        if !server.isLoopback {
-            terminal.note("gpsfix: WARNING: \(server.address) is not loopback: anyone who can reach this machine on port \(server.address.port) can read its position.")
+        let addresses = server.addresses.map(\.description).joined(separator: " and ")
+        let origin = passed == nil ? "" : " (sockets passed by the service manager)"
+        terminal.note("gpsfix: serving gpsd's protocol on \(addresses)\(origin) from \(manager.sourceDescription); Ctrl-C to stop")
+        for address in server.exposed {
+            terminal.note("gpsfix: WARNING: \(address) is not loopback: anyone who can reach this machine on port \(address.port) can read its position.")
         }
-        let interrupts = Interrupts { _ in server.stop() }
-        let failure = server.serve(LocationService(manager: manager)) { event in
+        let interrupts = Interrupts { _ in
+            link?.stopping()
+            server.stop()
+        }
+        let failure = server.serve(LocationService(manager: manager), heartbeat: link?.heartbeat) { event in
+            link?.event(event, reception: manager.reception)
             switch event {
             case .status(.finished):
                 note.value.note("gpsfix: \(manager.sourceDescription): capture ended; still serving its last fix (Ctrl-C to stop)")
@@ -49,9 +105,9 @@ struct ServeCommand {
                 break
             }
         }
+        link?.stopping()
         interrupts.cancel()
-        if let failure { throw failure }
-        return 0
+        return failure
     }
 
     /// Says where the bare sentences go, before the line that says the server is up.
@@ -66,4 +122,9 @@ struct ServeCommand {
             terminal.note("gpsfix: sending NMEA sentences to \(target) (UDP, one datagram each)")
         }
     }
+}
+
+/// What the service manager passed cannot be used: exit 1, with what to change.
+struct ServiceManagerFailure: Error, CustomStringConvertible {
+    let description: String
 }

@@ -13,7 +13,7 @@ struct ServeStartFailure: Error, CustomStringConvertible {
             host == configuration.address.host ? "--listen"
                 : host == configuration.nmeaAddress?.host ? "--nmea-listen"
                 : host == configuration.nmeaDatagramAddress?.host ? "--nmea-udp" : nil
-        case .system:
+        case .system, .notAListeningSocket:
             nil
         }
         description = option.map { "\($0): \(error)" } ?? error.description

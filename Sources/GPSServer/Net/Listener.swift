@@ -1,7 +1,8 @@
 import Glibc
 
-/// A listening TCP socket, non-blocking, and the connections it accepts.
-struct Listener: ~Copyable {
+/// A listening TCP socket, non-blocking, and the connections it accepts: bound here, or
+/// made by someone else (a service manager) and handed over. Closed when released.
+final class Listener: Sendable {
     let fd: Int32
     /// What it is bound to, with the port the kernel chose when asked for port 0.
     let address: ListenAddress
@@ -40,15 +41,50 @@ struct Listener: ~Copyable {
             close(fd)
             throw .system(call: "listen", reason: reason)
         }
+        let bound = Self.boundAddress(fd)
+        self.fd = fd
+        let (host, port) = Self.describe(bound)
+        address = ListenAddress(host: host, port: port)
+        isLoopback = Self.isLoopback(bound)
+    }
+
+    /// Takes over `fd`, a socket another process made, bound and set listening (systemd's
+    /// socket activation), once it is seen to be a listening TCP socket. It is made
+    /// non-blocking (a manager passes blocking ones, and one client that gives up between
+    /// poll and accept must not stall the loop) and closed when released.
+    init(adopting fd: Int32) throws(ServerError) {
+        func option(_ name: Int32) -> Int32? {
+            var value: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            return getsockopt(fd, SOL_SOCKET, name, &value, &length) == 0 ? value : nil
+        }
+        guard let type = option(SO_TYPE) else {
+            throw .notAListeningSocket(descriptor: fd, reason: errno == ENOTSOCK ? "not a socket" : String(cString: strerror(errno)))
+        }
+        let bound = Self.boundAddress(fd)
+        let family = Int32(bound.ss_family)
+        guard family == AF_INET || family == AF_INET6 else {
+            throw .notAListeningSocket(descriptor: fd, reason: family == AF_UNIX ? "a unix socket, not TCP" : "not an IP socket (family \(family))")
+        }
+        guard type == Int32(SOCK_STREAM.rawValue) else {
+            throw .notAListeningSocket(descriptor: fd, reason: type == Int32(SOCK_DGRAM.rawValue) ? "a datagram (UDP) socket, not TCP" : "not a stream socket")
+        }
+        guard option(SO_ACCEPTCONN) == 1 else { throw .notAListeningSocket(descriptor: fd, reason: "bound but not listening") }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+        self.fd = fd
+        let (host, port) = Self.describe(bound)
+        address = ListenAddress(host: host, port: port)
+        isLoopback = Self.isLoopback(bound)
+    }
+
+    private static func boundAddress(_ fd: Int32) -> sockaddr_storage {
         var bound = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &bound) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        self.fd = fd
-        let (host, port) = Self.describe(bound)
-        address = ListenAddress(host: host, port: port)
-        isLoopback = Self.isLoopback(bound)
+        return bound
     }
 
     deinit { close(fd) }

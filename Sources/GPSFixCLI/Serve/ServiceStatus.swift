@@ -1,0 +1,53 @@
+import GPSLocation
+import NMEA
+
+/// What `systemctl status` says of `serve`: its source's state in a few words ("/dev/ttyACM0:
+/// 3D fix, 9 satellites used"), and what kind of state that is, so that a change of kind
+/// can be told at once and a change of detail (a satellite more) less often.
+struct ServiceStatus: Equatable {
+    enum Kind: Equatable {
+        case absent, waiting, receiving, gone, reconnecting, silent, ended, failed
+        case fix(FixMode)
+    }
+
+    let text: String
+    let kind: Kind
+
+    /// The status `event` brings; nil when it changes nothing worth saying (a sentence, a sky
+    /// view, a reconnection attempt between those that are logged).
+    static func after(_ event: LocationEvent, source: String, reception: Reception?) -> ServiceStatus? {
+        switch event {
+        case .fix(let fix):
+            let mode = switch fix.mode {
+            case .noFix: "no fix"
+            case .twoD: "2D fix"
+            case .threeD: "3D fix"
+            }
+            let used = fix.satellitesUsed.map { ", \($0) satellite\($0 == 1 ? "" : "s") used" } ?? ""
+            return ServiceStatus(text: "\(source): \(mode)\(used)", kind: .fix(fix.mode))
+        case .status(.finished):
+            return ServiceStatus(text: "\(source): capture ended; serving its last fix", kind: .ended)
+        case .status(let status):
+            guard let text = StatusWords.line(status, source: source, reception: reception) else { return nil }
+            let kind: Kind = switch status {
+            case .waiting: .absent
+            case .started: .waiting
+            case .streaming: .receiving
+            case .disconnected: .gone
+            case .reconnecting: .reconnecting
+            case .stale: .silent
+            case .finished, .stopped: .ended
+            }
+            return ServiceStatus(text: text, kind: kind)
+        case .error(let error):
+            return ServiceStatus(text: "failed: " + Advice.message(for: error), kind: .failed)
+        case .sky, .sentence:
+            return nil
+        }
+    }
+
+    /// Before anything has said more: the source is open and talking.
+    static func receiving(_ source: String) -> ServiceStatus {
+        ServiceStatus(text: "\(source): receiving", kind: .receiving)
+    }
+}

@@ -1,0 +1,83 @@
+import Glibc
+
+/// The sockets a service manager opened for this process and passed to it: systemd's socket
+/// activation (`LISTEN_PID`, `LISTEN_FDS`, `LISTEN_FDNAMES`; descriptors from 3 on), which
+/// `systemd-socket-activate` and other inetd-like launchers speak too.
+///
+/// It states what was passed, nothing more: whether each one is a socket one can listen on is
+/// for whoever uses it to find out.
+public struct PassedSockets: Equatable, Sendable {
+    public struct Socket: Equatable, Sendable {
+        public let descriptor: Int32
+        /// The socket unit's `FileDescriptorName=` (the unit's name unless set), when given.
+        public let name: String?
+    }
+
+    public let sockets: [Socket]
+
+    /// `SD_LISTEN_FDS_START`: the first descriptor passed; the others follow it in order.
+    public static let firstDescriptor: Int32 = 3
+
+    public var descriptors: [Int32] { sockets.map(\.descriptor) }
+
+    /// What `take` reads from the environment, in this order.
+    public static let variables = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"]
+
+    /// Reads the variables as given. Nil when they pass nothing to the process `processID`
+    /// (absent, for another process, or zero descriptors): a process started by a shell may
+    /// inherit them from a parent that was itself activated.
+    public init?(listenPID: String?, listenFDs: String?, listenFDNames: String?, processID: Int32) throws(PassedSocketsError) {
+        guard let listenPID, let listenFDs else { return nil }
+        guard let pid = pid_t(listenPID), pid > 0 else { throw .malformed(variable: "LISTEN_PID", value: listenPID) }
+        guard pid == processID else { return nil }
+        // The descriptors must stay below what an Int32 holds, counted from 3.
+        guard let count = Int32(listenFDs), count >= 0, count <= Int32.max - Self.firstDescriptor else {
+            throw .malformed(variable: "LISTEN_FDS", value: listenFDs)
+        }
+        guard count > 0 else { return nil }
+        // Names are descriptive only: a list that does not match the count is left out rather
+        // than refusing sockets that work.
+        let names = listenFDNames.map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
+        let matched = names?.count == Int(count) ? names : nil
+        sockets = (0..<count).map { index in
+            Socket(descriptor: Self.firstDescriptor + index, name: matched.map { $0[Int(index)] }.flatMap { $0.isEmpty ? nil : $0 })
+        }
+    }
+
+    /// What the environment passes to this process, as `sd_listen_fds(1)` takes it: the
+    /// variables are removed (a child must not think them its own) and each descriptor is
+    /// marked close-on-exec. The variables are removed whatever they said.
+    ///
+    /// Call it before any other thread may read the environment: `unsetenv` is not safe
+    /// beside a concurrent `getenv`.
+    public static func take() throws(PassedSocketsError) -> PassedSockets? {
+        let values = variables.map { getenv($0).map { String(cString: $0) } }
+        defer { for name in variables { unsetenv(name) } }
+        guard let passed = try PassedSockets(listenPID: values[0], listenFDs: values[1], listenFDNames: values[2],
+                                             processID: getpid()) else { return nil }
+        for socket in passed.sockets {
+            let flags = fcntl(socket.descriptor, F_GETFD)
+            // A descriptor that is not open here was promised but not passed.
+            guard flags >= 0 else { throw .notOpen(descriptor: socket.descriptor) }
+            _ = fcntl(socket.descriptor, F_SETFD, flags | FD_CLOEXEC)
+        }
+        return passed
+    }
+}
+
+/// Why the passed sockets could not be taken.
+public enum PassedSocketsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A variable that must hold a number does not.
+    case malformed(variable: String, value: String)
+    /// `LISTEN_FDS` counts a descriptor that this process does not have open.
+    case notOpen(descriptor: Int32)
+
+    public var description: String {
+        switch self {
+        case .malformed(let variable, let value):
+            "the service manager's \(variable)='\(value)' is not a number"
+        case .notOpen(let descriptor):
+            "LISTEN_FDS promises descriptor \(descriptor), but it is not open in this process"
+        }
+    }
+}
