@@ -9,7 +9,8 @@ enum StatusWords {
     /// attempts between every tenth).
     static func line(_ status: SourceStatus, source: String, reception: Reception? = nil) -> String? {
         switch status {
-        case .waiting(let reason): "\(source): \(reason) — waiting for it to appear"
+        // The reason names the source already, as an error does ("/dev/gps0: no such device…").
+        case .waiting(let reason): (reason.hasPrefix(source) ? reason : "\(source): \(reason)") + " — waiting for it to appear"
         case .started: "\(source): open, \(waitingForFix)"
         case .streaming: "\(source): receiving"
         case .disconnected(let reason): "\(source): \(reason) — waiting for it to come back"

@@ -15,8 +15,9 @@ struct ServeWaitsTests {
         let device = dir.path + "/gps", feed = dir.path + "/feed"
         let serve = try await ServeProcess(["--device", device, "--baud", "9600"])
         defer { _ = serve.process.isRunning ? serve.process.terminate() : () }
-        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("\(device): no such device. Is the receiver plugged in? — waiting for it to appear") },
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("gpsfix: \(device): no such device. Is the receiver plugged in? — waiting for it to appear") },
                 "\(serve.stderr)")
+        #expect(!serve.stderr.contains("\(device): \(device)"), "the path is said once")
         #expect(serve.process.isRunning)
 
         // When the receiver is plugged in
