@@ -52,8 +52,7 @@ struct ServeCommandTests {
         // Lines, not "\r\n"-pieces: the header's lines end in "\n" alone, and cutting on "\r\n"
         // glued the first sentence to it, so a client that caught the replay's very first
         // sentence (a fast connect) found it "not in the capture".
-        let written = Set(try String(contentsOfFile: capture, encoding: .utf8).split(separator: "\n")
-            .map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) })
+        let written = Set(try String(contentsOfFile: capture, encoding: .utf8).components(separatedBy: .newlines))
         let strangers = sentences.filter { !written.contains(String($0)) }
         #expect(strangers.isEmpty, "sentences pass through unchanged; not in the capture: \(strangers), in: \(result.out.debugDescription)")
         #expect(await serve.stop() == 0)
