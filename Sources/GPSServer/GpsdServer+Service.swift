@@ -1,4 +1,5 @@
 public import GPSLocation
+import Synchronization
 
 extension GpsdServer {
     /// Serves `service`'s source to gpsd's clients on the calling thread until `stop()`, or
@@ -14,31 +15,60 @@ extension GpsdServer {
     @discardableResult
     public func serve(_ service: LocationService, heartbeat: Heartbeat? = nil,
                       onEvent: (@Sendable (LocationEvent) -> Void)? = nil) -> LocationError? {
-        let failure = FailureBox()
-        let manager = service.manager
-        let subscription = service.subscribe { [self] event in
-            // The rate is known once the source has settled it, which may be well after it
-            // opened (autobaud): DEVICE says it from then on.
-            if let baud = manager.reception?.baud { setDeviceRate(baud) }
-            publish(event)
-            onEvent?(event)
-            if case .error(let error) = event {
-                // The source cannot go on (no such device, gpsd refused): stop serving.
-                failure.set(error)
-                stop()
+        var each: (@Sendable (Int, LocationEvent) -> Void)?
+        if let onEvent { each = { _, event in onEvent(event) } }
+        return serve([service], heartbeat: heartbeat, onEvent: each)
+    }
+
+    /// Serves several sources at once, each as the device of the same index (the server was
+    /// made with one device per service). The server stops when every source has failed;
+    /// one that fails while others go on is told through `onEvent` (with its index), and
+    /// the first failure is returned.
+    @discardableResult
+    public func serve(_ services: [LocationService], heartbeat: Heartbeat? = nil,
+                      onEvent: (@Sendable (Int, LocationEvent) -> Void)? = nil) -> LocationError? {
+        precondition(services.count == tags.count, "one service per device")
+        let failures = FailureBox(sources: services.count)
+        let subscriptions = services.enumerated().map { device, service in
+            let manager = service.manager
+            return service.subscribe { [self] event in
+                // The rate is known once the source has settled it, which may be well after it
+                // opened (autobaud): DEVICE says it from then on.
+                if let baud = manager.reception?.baud { setDeviceRate(baud, device: device) }
+                publish(event, device: device)
+                onEvent?(device, event)
+                // A source that cannot go on (no such device, gpsd refused) ends the serving
+                // once none is left.
+                if case .error(let error) = event, failures.add(error) { stop() }
             }
         }
-        withExtendedLifetime(service) { run(heartbeat: heartbeat) }
-        service.unsubscribe(subscription)
-        service.stop()
-        return failure.value
+        withExtendedLifetime(services) { run(heartbeat: heartbeat) }
+        for (service, subscription) in zip(services, subscriptions) {
+            service.unsubscribe(subscription)
+            service.stop()
+        }
+        return failures.first
     }
 }
 
-/// The source's failure, set on its thread, read after `run` has returned.
-private final class FailureBox: @unchecked Sendable {
-    // Written once on the source's thread before it stops the loop; read after the loop ends,
-    // which the server's own lock orders after the write.
-    private(set) var value: LocationError?
-    func set(_ error: LocationError) { if value == nil { value = error } }
+/// The sources' failures, counted on their threads, read after `run` has returned.
+private final class FailureBox: Sendable {
+    private let state: Mutex<(first: LocationError?, count: Int)>
+    private let sources: Int
+
+    init(sources: Int) {
+        self.sources = sources
+        state = Mutex((nil, 0))
+    }
+
+    /// Counts a failure; true when every source has now failed.
+    func add(_ error: LocationError) -> Bool {
+        state.withLock { s in
+            s.first = s.first ?? error
+            s.count += 1
+            return s.count >= sources
+        }
+    }
+
+    var first: LocationError? { state.withLock { $0.first } }
 }

@@ -4,8 +4,9 @@ public import GPSLocation
 import GPSOutput
 import Synchronization
 
-/// A server for gpsd's JSON protocol, fed by one source: what gpspipe, cgps, libgps programs
-/// and Python's `gps` module read from gpsd, they read from here.
+/// A server for gpsd's JSON protocol, fed by one source or several (each a device of its own,
+/// as gpsd serves several receivers): what gpspipe, cgps, libgps programs and Python's `gps`
+/// module read from gpsd, they read from here.
 ///
 /// `publish` is called on the source's thread; it formats each report once and hands it to
 /// the server's loop, which runs on the thread that calls `run()` and alone touches sockets.
@@ -25,8 +26,11 @@ public final class GpsdServer: Sendable {
     /// machine can connect there; nil when not asked for.
     public let nmeaAddress: ListenAddress?
     public let nmeaIsLoopback: Bool
-    /// The `"device"` member of every report, escaped once.
-    let tag: GPSDJSON.Device
+    /// The `"device"` member of each device's reports, escaped once; indexed as `publish`'s
+    /// `device`.
+    let tags: [GPSDJSON.Device]
+    /// Each device's path, as a `?WATCH`'s `"device"` names it.
+    let paths: [String]
     let log: @Sendable (String) -> Void
     let listeners: [Listener]
     let nmeaListener: Listener?
@@ -35,17 +39,23 @@ public final class GpsdServer: Sendable {
     let wake: Wakeup
     let shared: Mutex<Shared>
 
-    /// What the source's thread hands over, and what the loop reads.
-    struct Shared {
+    /// What one device's source has made known.
+    struct DeviceState {
         /// What DEVICE and DEVICES say: its rate can become known (autobaud) after the start.
-        var device: DeviceDescription
+        var description: DeviceDescription
+        /// When the device was (re)activated; nil while it is gone.
+        var activated: Double?
+        /// What ?POLL answers with: its last TPV and SKY, each alone.
+        var lastTPV: [UInt8]?
+        var lastSKY: [UInt8]?
+    }
+
+    /// What the sources' threads hand over, and what the loop reads.
+    struct Shared {
+        var devices: [DeviceState]
         var pending: [Outgoing] = []
         /// Reports that waited so long the loop must have stalled; counted, never unbounded.
         var overflow = 0
-        var lastTPV: [UInt8]?
-        var lastSKY: [UInt8]?
-        /// When the device was (re)activated; nil while it is gone.
-        var activated: Double?
         var stopping = false
         /// How many clients the loop has, of either port, as of its last turn.
         var clientCount = 0
@@ -59,36 +69,51 @@ public final class GpsdServer: Sendable {
         }
     }
 
+    /// One line for the clients, and the device (index) it is of.
     enum Outgoing {
-        case report([UInt8])
-        case sentence([UInt8])
-        case device([UInt8])
+        case report([UInt8], device: Int)
+        case sentence([UInt8], device: Int)
+        case device([UInt8], device: Int)
 
         var isDeviceNews: Bool {
             if case .device = self { true } else { false }
         }
     }
 
-    /// Binds `configuration.address` now, so that a port in use is reported before anything starts.
+    /// Binds `configuration.address` now, so that a port in use is reported before anything
+    /// starts. One device per source, in `publish`'s order.
+    public convenience init(configuration: ServerConfiguration, devices: [DeviceDescription],
+                            log: @escaping @Sendable (String) -> Void) throws(ServerError) {
+        try self.init(listeners: [Listener(configuration.address)], configuration: configuration, devices: devices, log: log)
+    }
+
+    /// A server of one device.
     public convenience init(configuration: ServerConfiguration, device: DeviceDescription,
                             log: @escaping @Sendable (String) -> Void) throws(ServerError) {
-        try self.init(listeners: [Listener(configuration.address)], configuration: configuration, device: device, log: log)
+        try self.init(configuration: configuration, devices: [device], log: log)
     }
 
     /// Listens for gpsd's clients on `descriptors`, listening TCP sockets made by someone else
     /// (a service manager that activates the server on its first client, as systemd does for
     /// gpsd), instead of binding `configuration.address`. The server closes them when it is
     /// released. The NMEA port and datagram address, when configured, are its own as ever.
-    public convenience init(configuration: ServerConfiguration, listeningOn descriptors: [Int32], device: DeviceDescription,
+    public convenience init(configuration: ServerConfiguration, listeningOn descriptors: [Int32], devices: [DeviceDescription],
                             log: @escaping @Sendable (String) -> Void) throws(ServerError) {
         precondition(!descriptors.isEmpty, "a server needs a socket to listen on")
         var listeners: [Listener] = []
         for descriptor in descriptors { listeners.append(try Listener(adopting: descriptor)) }
-        try self.init(listeners: listeners, configuration: configuration, device: device, log: log)
+        try self.init(listeners: listeners, configuration: configuration, devices: devices, log: log)
     }
 
-    private init(listeners: [Listener], configuration: ServerConfiguration, device: DeviceDescription,
+    /// A server of one device, on sockets handed over.
+    public convenience init(configuration: ServerConfiguration, listeningOn descriptors: [Int32], device: DeviceDescription,
+                            log: @escaping @Sendable (String) -> Void) throws(ServerError) {
+        try self.init(configuration: configuration, listeningOn: descriptors, devices: [device], log: log)
+    }
+
+    private init(listeners: [Listener], configuration: ServerConfiguration, devices: [DeviceDescription],
                  log: @escaping @Sendable (String) -> Void) throws(ServerError) {
+        precondition(!devices.isEmpty, "a server serves at least one device")
         addresses = listeners.map(\.address)
         exposed = listeners.filter { !$0.isLoopback }.map(\.address)
         self.listeners = listeners
@@ -101,17 +126,21 @@ public final class GpsdServer: Sendable {
         if let target = configuration.nmeaDatagramAddress { datagrams = try DatagramSender(target) }
         self.datagrams = datagrams
         self.configuration = configuration
-        tag = GPSDJSON.Device(device.path)
+        tags = devices.map { GPSDJSON.Device($0.path) }
+        paths = devices.map(\.path)
         self.log = log
         guard let wake = Wakeup() else { throw .system(call: "pipe", reason: String(cString: strerror(errno))) }
         self.wake = wake
-        shared = Mutex(Shared(device: device))
+        shared = Mutex(Shared(devices: devices.map { DeviceState(description: $0) }))
     }
 
     // MARK: - From the source
 
-    /// Hands one event to the clients. Cheap and non-blocking: called on the source's thread.
-    public func publish(_ event: LocationEvent) {
+    /// Hands one event of device `device` (its index among the devices) to the clients. Cheap
+    /// and non-blocking: called on the source's thread.
+    public func publish(_ event: LocationEvent, device: Int = 0) {
+        precondition(tags.indices.contains(device), "no device \(device)")
+        let tag = tags[device]
         var w = ByteWriter(capacity: 2048)
         let item: Outgoing
         // What ?POLL answers with later: the last TPV and SKY, each alone.
@@ -123,32 +152,32 @@ public final class GpsdServer: Sendable {
             w.removeAll()
             // gpsd writes the epoch's GST after its TPV, for watchers of its JSON.
             GPSDJSON.gst(fix, device: tag, into: &w)
-            item = .report(w.isEmpty ? tpv : tpv + Self.crlf(w.bytes))
+            item = .report(w.isEmpty ? tpv : tpv + Self.crlf(w.bytes), device: device)
             lastTPV = tpv
         case .sky(let sky):
             GPSDJSON.sky(sky, device: tag, into: &w)
             let line = Self.crlf(w.bytes)
-            item = .report(line)
+            item = .report(line, device: device)
             lastSKY = line
         case .sentence(let line):
             w.append(line)
             w.append("\r\n")
-            item = .sentence(w.bytes)
+            item = .sentence(w.bytes, device: device)
         case .status(.started), .status(.streaming):
             // Opened, or back after an unplug: in service before its first sentence.
             let mustWake = shared.withLock { s -> Bool in
-                activate(&s, now: Clocks.wallSeconds)
+                activate(&s, device: device, now: Clocks.wallSeconds)
                 return s.takeWake()
             }
             if mustWake { wake.signal() }
             return
         case .status(.disconnected):
             let gone = shared.withLock { s -> Bool in
-                defer { s.activated = nil }
-                return s.activated != nil
+                defer { s.devices[device].activated = nil }
+                return s.devices[device].activated != nil
             }
             guard gone else { return }
-            item = shared.withLock { .device(Reports.device($0.device, activated: nil)) }
+            item = shared.withLock { .device(Reports.device($0.devices[device].description, activated: nil), device: device) }
         case .status, .error:
             return
         }
@@ -156,9 +185,9 @@ public final class GpsdServer: Sendable {
         let mustWake = shared.withLock { s -> Bool in
             // Data after a start or a reconnect: the device is (back) in service. Watchers
             // are told with a DEVICE, as gpsd tells them when a receiver is plugged in.
-            if !item.isDeviceNews { activate(&s, now: now) }
-            if let lastTPV { s.lastTPV = lastTPV }
-            if let lastSKY { s.lastSKY = lastSKY }
+            if !item.isDeviceNews { activate(&s, device: device, now: now) }
+            if let lastTPV { s.devices[device].lastTPV = lastTPV }
+            if let lastSKY { s.devices[device].lastSKY = lastSKY }
             // The loop drains this every few milliseconds; a backlog this long means it is
             // stuck, and the source must not grow memory waiting for it.
             if s.pending.count >= 10_000 {
@@ -188,21 +217,21 @@ public final class GpsdServer: Sendable {
         }
     }
 
-    /// Marks the device in service, telling watchers with a DEVICE, unless it already is.
-    private func activate(_ s: inout Shared, now: Double) {
-        guard s.activated == nil else { return }
-        s.activated = now
-        s.pending.append(.device(Reports.device(s.device, activated: now)))
+    /// Marks a device in service, telling watchers with a DEVICE, unless it already is.
+    private func activate(_ s: inout Shared, device: Int, now: Double) {
+        guard s.devices[device].activated == nil else { return }
+        s.devices[device].activated = now
+        s.pending.append(.device(Reports.device(s.devices[device].description, activated: now), device: device))
     }
 
-    /// The rate the receiver turned out to use (found by listening, after the start): clients
+    /// The rate a receiver turned out to use (found by listening, after the start): clients
     /// watching are told with a DEVICE, as gpsd tells them of a rate change.
-    public func setDeviceRate(_ bps: Int?) {
+    public func setDeviceRate(_ bps: Int?, device: Int = 0) {
         let mustWake = shared.withLock { s -> Bool in
-            guard s.device.bps != bps else { return false }
-            s.device.bps = bps
-            guard let activated = s.activated else { return false }
-            s.pending.append(.device(Reports.device(s.device, activated: activated)))
+            guard s.devices[device].description.bps != bps else { return false }
+            s.devices[device].description.bps = bps
+            guard let activated = s.devices[device].activated else { return false }
+            s.pending.append(.device(Reports.device(s.devices[device].description, activated: activated), device: device))
             return s.takeWake()
         }
         if mustWake { wake.signal() }
@@ -214,8 +243,8 @@ public final class GpsdServer: Sendable {
     /// Where it listens (the first address, when it was handed several).
     public var address: ListenAddress { addresses[0] }
 
-    /// The device as DEVICE and DEVICES describe it now.
-    var device: DeviceDescription { shared.withLock { $0.device } }
+    /// The devices as DEVICE and DEVICES describe them now.
+    var devices: [DeviceState] { shared.withLock { $0.devices } }
 
     /// Ends `run()`: clients are sent what is queued, as far as they take it at once, and closed.
     public func stop() {

@@ -108,14 +108,24 @@ struct ServerLoop {
         if overflow > 0 { server.log("gpsfix: serve: fell behind the source; \(overflow) reports dropped for everyone") }
         for item in items {
             switch item {
-            case .report(let line):
-                for client in clients where client.policy.wantsReports { deliver(line, to: client, now: now) }
-            case .sentence(let line):
-                for client in clients where client.wantsSentences { deliver(line, to: client, now: now) }
+            case .report(let line, let device):
+                let path = server.paths[device]
+                for client in clients where client.policy.wantsReports && client.policy.watches(path) {
+                    deliver(line, to: client, now: now)
+                }
+            case .sentence(let line, let device):
+                // The NMEA port's clients get every device's sentences; gpsd's, the ones watched.
+                let path = server.paths[device]
+                for client in clients where client.wantsSentences && (client.kind == .nmea || client.policy.watches(path)) {
+                    deliver(line, to: client, now: now)
+                }
                 sendDatagram(line)
-            case .device(let line):
+            case .device(let line, let device):
                 // gpsd tells watchers of either kind when a device comes and goes.
-                for client in clients where client.policy.enable && client.policy.json { deliver(line, to: client, now: now) }
+                let path = server.paths[device]
+                for client in clients where client.policy.enable && client.policy.json && client.policy.watches(path) {
+                    deliver(line, to: client, now: now)
+                }
             }
         }
         return stopping
@@ -209,22 +219,32 @@ struct ServerLoop {
     }
 
     private func answer(_ request: GpsdRequest, client: Client, now: Double) {
-        let (activated, tpv, sky) = server.shared.withLock { ($0.activated, $0.lastTPV, $0.lastSKY) }
+        let devices = server.devices
+        let listed = devices.map { ($0.description, activated: $0.activated) }
         switch request {
         case .watch(let change?):
+            if let path = change.device, !server.paths.contains(path) {
+                // gpsd's words, and as gpsd the watch is left as it was.
+                client.send(Reports.error("No such device as \(path)"), now: now)
+                return
+            }
             let was = client.policy.enable
             client.policy.apply(change)
             // As gpsd: a watch that starts is told which devices there are, then its policy.
-            if client.policy.enable && !was { client.send(Reports.devices(server.device, activated: activated), now: now) }
+            if client.policy.enable && !was { client.send(Reports.devices(listed), now: now) }
             client.send(Reports.watch(client.policy), now: now)
         case .watch(nil):
             client.send(Reports.watch(client.policy), now: now)
         case .poll:
-            client.send(Reports.poll(now: Clocks.wallSeconds, active: activated != nil, tpv: tpv, sky: sky), now: now)
+            let active = devices.filter { $0.activated != nil }
+            client.send(Reports.poll(now: Clocks.wallSeconds, active: active.count,
+                                     tpv: active.compactMap(\.lastTPV), sky: active.compactMap(\.lastSKY)), now: now)
         case .devices:
-            client.send(Reports.devices(server.device, activated: activated), now: now)
+            client.send(Reports.devices(listed), now: now)
         case .device(configures: false):
-            client.send(Reports.device(server.device, activated: activated), now: now)
+            // The device watched, or the first.
+            let shown = devices.first { client.policy.device == $0.description.path } ?? devices[0]
+            client.send(Reports.device(shown.description, activated: shown.activated), now: now)
         case .device(configures: true):
             client.send(Reports.error("gpsfix does not reconfigure receivers: it only reads them"), now: now)
         case .version:

@@ -151,6 +151,3 @@ extension TemporaryDirectory {
     }
 }
 
-func jsonObject(_ line: String) -> [String: Any]? {
-    (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-}

@@ -13,7 +13,7 @@ struct GpsdRequestTests {
         ("?WATCH={\"enable\":true,\"json\":true}", .watch(.init(enable: true, json: true))),
         ("?WATCH={\"enable\":true,\"nmea\":true,\"raw\":1}", .watch(.init(enable: true, nmea: true, raw: 1))),
         // What libgps sends with WATCH_ENABLE|WATCH_JSON|WATCH_SCALED|WATCH_TIMING|WATCH_DEVICE:
-        ("?WATCH={\"enable\":true,\"json\":true,\"scaled\":true,\"timing\":true,\"device\":\"/dev/ttyUSB0\"}", .watch(.init(enable: true, json: true))),
+        ("?WATCH={\"enable\":true,\"json\":true,\"scaled\":true,\"timing\":true,\"device\":\"/dev/ttyUSB0\"}", .watch(.init(enable: true, json: true, device: "/dev/ttyUSB0"))),
         ("?WATCH={\"enable\":false}", .watch(.init(enable: false))),
     ])
     func recognised(_ text: String, _ expected: GpsdRequest) {

@@ -13,6 +13,7 @@ final class ServerHarness: Sendable {
     init(clientTimeout: Double = 15, assignmentTimeout: Double = 60, pollerTimeout: Double = 900,
          queueLimit: Int = 256 * 1024, maxClients: Int = 200,
          device: DeviceDescription = DeviceDescription(path: "/dev/ttyTEST", bps: 9600),
+         devices: [DeviceDescription]? = nil,
          nmea: Bool = false, datagrams: ListenAddress? = nil) throws {
         var configuration = ServerConfiguration(address: ListenAddress(host: "127.0.0.1", port: 0), release: "gpsfix test",
                                                 clientTimeout: clientTimeout, queueLimit: queueLimit, maxClients: maxClients,
@@ -21,7 +22,7 @@ final class ServerHarness: Sendable {
         configuration.assignmentTimeout = assignmentTimeout
         configuration.pollerTimeout = pollerTimeout
         let logs = self.logs
-        server = try GpsdServer(configuration: configuration, device: device) { line in logs.lines.withLock { $0.append(line) } }
+        server = try GpsdServer(configuration: configuration, devices: devices ?? [device]) { line in logs.lines.withLock { $0.append(line) } }
         let server = self.server, ended = self.ended
         Thread.detachNewThread {
             server.run()

@@ -60,18 +60,17 @@ struct ServeCommand {
         let speed = try SourceOptions.speed(args, default: .factor(1))
         // Sentences are forwarded for the clients that watch with "nmea" or "raw".
         // A service comes up before its receiver: what is not there yet is waited for.
+        // Several sources are several devices, as gpsd serves several receivers.
         let managers = try SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: true, waits: true)
-        guard managers.count == 1 else { throw UsageError(message: "serving several sources at once comes with the next change") }
-        let manager = managers[0]
-        let device = DeviceDescription(path: manager.sourceDescription, bps: manager.reception?.baud)
+        let devices = managers.map { DeviceDescription(path: $0.sourceDescription, bps: $0.reception?.baud) }
         let note = UncheckedBox(terminal)
         let log: @Sendable (String) -> Void = { line in note.value.note(line) }
         let server: GpsdServer
         do throws(ServerError) {
             if let passed {
-                server = try GpsdServer(configuration: configuration, listeningOn: passed.descriptors, device: device, log: log)
+                server = try GpsdServer(configuration: configuration, listeningOn: passed.descriptors, devices: devices, log: log)
             } else {
-                server = try GpsdServer(configuration: configuration, device: device, log: log)
+                server = try GpsdServer(configuration: configuration, devices: devices, log: log)
             }
         } catch .notAListeningSocket(let descriptor, let reason) {
             let error = ServerError.notAListeningSocket(descriptor: descriptor, reason: reason)
@@ -79,12 +78,13 @@ struct ServeCommand {
         } catch {
             throw ServeStartFailure(error, configuration)
         }
-        let link = notifier.map { ServiceManagerLink(notifier: $0, source: manager.sourceDescription, log: log) }
+        let link = notifier.map { ServiceManagerLink(notifier: $0, log: log) }
+        let sources = managers.map(\.sourceDescription).joined(separator: ", ")
 
         noteNMEAFeeds(server)
         let addresses = server.addresses.map(\.description).joined(separator: " and ")
         let origin = passed == nil ? "" : " (sockets passed by the service manager)"
-        terminal.note("gpsfix: serving gpsd's protocol on \(addresses)\(origin) from \(manager.sourceDescription); Ctrl-C to stop")
+        terminal.note("gpsfix: serving gpsd's protocol on \(addresses)\(origin) from \(sources); Ctrl-C to stop")
         for address in server.exposed {
             terminal.note("gpsfix: WARNING: \(address) is not loopback: anyone who can reach this machine on port \(address.port) can read its position.")
         }
@@ -92,8 +92,10 @@ struct ServeCommand {
             link?.stopping()
             server.stop()
         }
-        let failure = server.serve(LocationService(manager: manager), heartbeat: link?.heartbeat) { event in
-            link?.event(event, reception: manager.reception)
+        let several = managers.count > 1
+        let failure = server.serve(managers.map { LocationService(manager: $0) }, heartbeat: link?.heartbeat) { index, event in
+            let manager = managers[index]
+            link?.event(event, source: manager.sourceDescription, reception: manager.reception)
             switch event {
             case .status(.finished):
                 note.value.note("gpsfix: \(manager.sourceDescription): capture ended; still serving its last fix (Ctrl-C to stop)")
@@ -101,6 +103,9 @@ struct ServeCommand {
                 if let text = StatusWords.line(status, source: manager.sourceDescription, reception: manager.reception) {
                     note.value.note("gpsfix: " + text)
                 }
+            case .error(let error) where several:
+                // The others are still served; the last one to fail ends the serving.
+                note.value.note("gpsfix: " + Advice.message(for: error) + " (still serving the other sources)")
             default:
                 break
             }

@@ -10,7 +10,6 @@ import Synchronization
 /// `NOTIFY_SOCKET` is set.
 final class ServiceManagerLink: Sendable {
     private let notifier: ServiceNotifier
-    private let source: String
     private let log: @Sendable (String) -> Void
     private let state = Mutex(State())
 
@@ -23,9 +22,8 @@ final class ServiceManagerLink: Sendable {
         var complained = false
     }
 
-    init(notifier: ServiceNotifier, source: String, log: @escaping @Sendable (String) -> Void) {
+    init(notifier: ServiceNotifier, log: @escaping @Sendable (String) -> Void) {
         self.notifier = notifier
-        self.source = source
         self.log = log
     }
 
@@ -35,8 +33,9 @@ final class ServiceManagerLink: Sendable {
         Heartbeat(every: min(notifier.watchdogInterval ?? 1, 1)) { [self] in beat() }
     }
 
-    /// Called on the source's thread with each of its events.
-    func event(_ event: LocationEvent, reception: Reception?) {
+    /// Called on a source's thread with each of its events; with several sources, the status
+    /// says the state of the one that spoke last.
+    func event(_ event: LocationEvent, source: String, reception: Reception?) {
         let status = ServiceStatus.after(event, source: source, reception: reception)
         let now = Clocks.monotonicSeconds
         send { s -> [ServiceNotifier.Message] in

@@ -45,8 +45,13 @@ public struct WatchPolicy: Equatable, Sendable {
     public var nmea = false
     /// gpsd's raw levels: 1 and 2 both mean the sentences as received, for an NMEA device.
     public var raw = 0
+    /// The one device watched (its path); nil for every device.
+    public var device: String?
 
     public init() {}
+
+    /// Whether this client is told of the device at `path`.
+    public func watches(_ path: String) -> Bool { device.map { $0 == path } ?? true }
 
     /// Whether this client gets TPV and SKY reports.
     public var wantsReports: Bool { enable && json }
@@ -59,16 +64,19 @@ public struct WatchPolicy: Equatable, Sendable {
         public var json: Bool?
         public var nmea: Bool?
         public var raw: Int?
+        /// The device to watch alone.
+        public var device: String?
 
-        public init(enable: Bool? = nil, json: Bool? = nil, nmea: Bool? = nil, raw: Int? = nil) {
+        public init(enable: Bool? = nil, json: Bool? = nil, nmea: Bool? = nil, raw: Int? = nil, device: String? = nil) {
             self.enable = enable
             self.json = json
             self.nmea = nmea
             self.raw = raw
+            self.device = device
         }
 
         /// Parses the object; members gpsd knows but gpsfix has no use for (scaled, timing,
-        /// split24, pps, device) are accepted and ignored, as a client written for gpsd sends them.
+        /// split24, pps, remote) are accepted and ignored, as a client written for gpsd sends them.
         static func parse(json text: Substring) -> Result<Change, WatchError> {
             guard let members = FlatJSON.object(text) else {
                 return .failure(WatchError(description: "not a JSON object"))
@@ -90,7 +98,10 @@ public struct WatchPolicy: Equatable, Sendable {
                     case .bool(let b): change.raw = b ? 1 : 0
                     default: return .failure(WatchError(description: "'raw' must be 0, 1 or 2"))
                     }
-                case "class", "scaled", "timing", "split24", "pps", "device", "remote":
+                case "device":
+                    guard case .string(let path) = value else { return .failure(WatchError(description: "'device' must be a path")) }
+                    change.device = path
+                case "class", "scaled", "timing", "split24", "pps", "remote":
                     break
                 default:
                     return .failure(WatchError(description: "unknown attribute '\(key)'"))
@@ -112,5 +123,6 @@ public struct WatchPolicy: Equatable, Sendable {
         if let v = change.json { json = v }
         if let v = change.nmea { nmea = v }
         if let v = change.raw { raw = v }
+        if let v = change.device { device = v }
     }
 }

@@ -1,6 +1,6 @@
 import GPSOutput
 
-/// What the server says about its one device, in gpsd's DEVICE object.
+/// What the server says about one of its devices, in gpsd's DEVICE object.
 public struct DeviceDescription: Equatable, Sendable {
     /// The device's path as clients see it: the serial port, the capture, or gpsd's address.
     public var path: String
@@ -65,11 +65,16 @@ enum Reports {
         return w.bytes
     }
 
-    static func devices(_ d: DeviceDescription, activated: Double?) -> [UInt8] {
-        var w = ByteWriter(capacity: 256)
+    static func devices(_ all: [(DeviceDescription, activated: Double?)]) -> [UInt8] {
+        var w = ByteWriter(capacity: 256 * all.count)
         w.append("{\"class\":\"DEVICES\",\"devices\":[")
         // A device that has gone is not listed, as gpsd lists only open devices.
-        if activated != nil { device(d, activated: activated, into: &w) }
+        var first = true
+        for (d, activated) in all where activated != nil {
+            if !first { w.append(",") }
+            first = false
+            device(d, activated: activated, into: &w)
+        }
         w.append("]}\r\n")
         return w.bytes
     }
@@ -84,22 +89,33 @@ enum Reports {
         w.append(p.nmea ? "true" : "false")
         w.append(",\"raw\":")
         w.append(p.raw)
-        w.append(",\"scaled\":false,\"timing\":false,\"split24\":false,\"pps\":false}\r\n")
+        w.append(",\"scaled\":false,\"timing\":false,\"split24\":false,\"pps\":false")
+        if let device = p.device {
+            w.append(",\"device\":")
+            w.appendJSONString(device)
+        }
+        w.append("}\r\n")
         return w.bytes
     }
 
-    /// `?POLL`'s answer: the last TPV and SKY (each a line of its own as broadcast, without
-    /// the CR LF), stamped with the time of asking.
-    static func poll(now: Double, active: Bool, tpv: [UInt8]?, sky: [UInt8]?) -> [UInt8] {
+    /// `?POLL`'s answer: each active device's last TPV and SKY (each a line of its own as
+    /// broadcast, without the CR LF), stamped with the time of asking; `active` counts them.
+    static func poll(now: Double, active: Int, tpv: [[UInt8]], sky: [[UInt8]]) -> [UInt8] {
         var w = ByteWriter(capacity: 4096)
         w.append("{\"class\":\"POLL\",\"time\":\"")
         GPSDJSON.appendISO8601(unixSeconds: now, into: &w)
         w.append("\",\"active\":")
-        w.append(active ? 1 : 0)
+        w.append(active)
         w.append(",\"tpv\":[")
-        if let tpv { w.append(bytes: Array(tpv.dropLast(2))) }
+        for (i, line) in tpv.enumerated() {
+            if i > 0 { w.append(",") }
+            w.append(bytes: Array(line.dropLast(2)))
+        }
         w.append("],\"gst\":[],\"sky\":[")
-        if let sky { w.append(bytes: Array(sky.dropLast(2))) }
+        for (i, line) in sky.enumerated() {
+            if i > 0 { w.append(",") }
+            w.append(bytes: Array(line.dropLast(2)))
+        }
         w.append("]}\r\n")
         return w.bytes
     }
