@@ -26,39 +26,32 @@ struct Epoch {
     /// The position of the GGA whose altitude `altitude` is, if a GGA gave it: that altitude
     /// belongs with that solution only (see `altitudeFits`).
     var altitudeSolution: Coordinate?
-    var altitude: Double?
-    var geoidSeparation: Double?
-    var ellipsoidalAltitude: Double?
+    @Unknowable var altitude: Double?
+    @Unknowable var geoidSeparation: Double?
+    @Unknowable var ellipsoidalAltitude: Double?
     var quality: FixQuality?
-    var speed: Double?
-    var course: Double?
-    var magneticVariation: Double?
-    var climb: Double?
+    @Unknowable var speed: Double?
+    @Unknowable var course: Double?
+    @Unknowable var magneticVariation: Double?
+    @Unknowable var climb: Double?
     var satellitesUsed: Int?
     var dop = DilutionOfPrecision()
-    var ggaHDOP: Double?
-    var latitudeError: Double?
-    var longitudeError: Double?
-    var altitudeError: Double?
+    @Unknowable var ggaHDOP: Double?
+    @Unknowable var latitudeError: Double?
+    @Unknowable var longitudeError: Double?
+    @Unknowable var altitudeError: Double?
     var errorStatistics: ErrorStatistics?
-    var horizontalAccuracy: Double?
-    var verticalAccuracy: Double?
-    var sphericalError: Double?
+    @Unknowable var horizontalAccuracy: Double?
+    @Unknowable var verticalAccuracy: Double?
+    @Unknowable var sphericalError: Double?
     var navigationalStatus: NavigationalStatus?
 
     /// Metres within which a GGA's and an RMC/GLL/GNS's positions are one solution's.
     static let sameSolution = 1.0
 
-    /// Satellites listed as used by this cycle's GSAs.
-    var used: [SatelliteID] = []
-    /// Satellites in view from this cycle's GSVs.
-    var sky: [Satellite] = []
-    /// GSV sets of this cycle: which parts arrived.
-    var skySets: [SkySet] = []
     var hasSky = false
-
-    /// (talker, kind) keys seen, for the repeat rule, and occurrence counts for signatures.
-    var seen: [KeyCount] = []
+    /// What the cycle lists: kept apart so that `reset` can keep their storage.
+    var lists = Lists()
 
     struct SkySet: Sendable {
         var key: UInt32
@@ -71,46 +64,59 @@ struct Epoch {
         var count: Int
     }
 
+    struct Lists {
+        /// Satellites listed as used by this cycle's GSAs.
+        var used: [SatelliteID] = []
+        /// Satellites in view from this cycle's GSVs.
+        var sky: [Satellite] = []
+        /// GSV sets of this cycle: which parts arrived.
+        var skySets: [SkySet] = []
+        /// (talker, kind) keys seen, for the repeat rule, and occurrence counts for signatures.
+        var seen: [KeyCount] = []
+
+        mutating func reserve() {
+            used.reserveCapacity(64)
+            sky.reserveCapacity(64)
+            skySets.reserveCapacity(16)
+            seen.reserveCapacity(32)
+        }
+
+        mutating func removeAll() {
+            used.removeAll(keepingCapacity: true)
+            sky.removeAll(keepingCapacity: true)
+            skySets.removeAll(keepingCapacity: true)
+            seen.removeAll(keepingCapacity: true)
+        }
+    }
+
     init() {
-        used.reserveCapacity(64)
-        sky.reserveCapacity(64)
-        skySets.reserveCapacity(16)
-        seen.reserveCapacity(32)
+        lists.reserve()
     }
 
-    /// Forgets the cycle but keeps the arrays' storage, so steady state allocates nothing.
+    private init(lists: Lists) {
+        self.lists = lists
+    }
+
+    /// Forgets the cycle but keeps the lists' storage, so steady state allocates nothing.
     mutating func reset() {
-        var used: [SatelliteID] = [], sky: [Satellite] = [], sets: [SkySet] = [], seen: [KeyCount] = []
-        swap(&used, &self.used)
-        swap(&sky, &self.sky)
-        swap(&sets, &self.skySets)
-        swap(&seen, &self.seen)
-        used.removeAll(keepingCapacity: true)
-        sky.removeAll(keepingCapacity: true)
-        sets.removeAll(keepingCapacity: true)
-        seen.removeAll(keepingCapacity: true)
-        self = Epoch(reusing: used, sky, sets, seen)
-    }
-
-    private init(reusing used: [SatelliteID], _ sky: [Satellite], _ sets: [SkySet], _ seen: [KeyCount]) {
-        self.used = used
-        self.sky = sky
-        self.skySets = sets
-        self.seen = seen
+        var kept = Lists()
+        swap(&kept, &lists)
+        kept.removeAll()
+        self = Epoch(lists: kept)
     }
 
     /// Counts one more occurrence of `key` in this cycle and returns the new count.
     mutating func count(_ key: UInt32) -> Int {
-        for i in seen.indices where seen[i].key == key {
-            seen[i].count += 1
-            return seen[i].count
+        for i in lists.seen.indices where lists.seen[i].key == key {
+            lists.seen[i].count += 1
+            return lists.seen[i].count
         }
-        seen.append(KeyCount(key: key, count: 1))
+        lists.seen.append(KeyCount(key: key, count: 1))
         return 1
     }
 
     func occurrences(_ key: UInt32) -> Int {
-        for i in seen.indices where seen[i].key == key { return seen[i].count }
+        for i in lists.seen.indices where lists.seen[i].key == key { return lists.seen[i].count }
         return 0
     }
 
@@ -150,8 +156,8 @@ struct Epoch {
 
     mutating func markUsed(_ numbers: FixedList<16, UInt16>, hint: Constellation?) {
         for n in numbers {
-            guard let id = SatelliteID(nmea: Int(n), hint: hint), !used.contains(id) else { continue }
-            used.append(id)
+            guard let id = SatelliteID(nmea: Int(n), hint: hint), !lists.used.contains(id) else { continue }
+            lists.used.append(id)
         }
     }
 
@@ -159,13 +165,13 @@ struct Epoch {
         hasSky = true
         for entry in gsv.entries {
             guard let id = SatelliteID(nmea: entry.number, hint: hint) else { continue }
-            if let i = sky.firstIndex(where: { $0.id == id }) {
+            if let i = lists.sky.firstIndex(where: { $0.id == id }) {
                 // The same satellite on another signal (NMEA 4.10): one entry, strongest signal.
-                if sky[i].elevation == nil { sky[i].elevation = entry.elevation }
-                if sky[i].azimuth == nil { sky[i].azimuth = entry.azimuth }
-                if let s = entry.snr, s > (sky[i].snr ?? -1) { sky[i].snr = s }
+                if lists.sky[i].elevation == nil { lists.sky[i].elevation = entry.elevation }
+                if lists.sky[i].azimuth == nil { lists.sky[i].azimuth = entry.azimuth }
+                if let s = entry.snr, s > (lists.sky[i].snr ?? -1) { lists.sky[i].snr = s }
             } else {
-                sky.append(Satellite(id: id, elevation: entry.elevation, azimuth: entry.azimuth, snr: entry.snr))
+                lists.sky.append(Satellite(id: id, elevation: entry.elevation, azimuth: entry.azimuth, snr: entry.snr))
             }
         }
     }
@@ -175,18 +181,18 @@ struct Epoch {
         let total = max(1, min(gsv.totalParts ?? 1, 31))
         let part = max(1, min(gsv.part ?? 1, 31))
         let bit = UInt32(1) << UInt32(part - 1)
-        for i in skySets.indices where skySets[i].key == key {
-            if skySets[i].parts & bit != 0 { return false }
-            skySets[i].parts |= bit
-            skySets[i].total = total
+        for i in lists.skySets.indices where lists.skySets[i].key == key {
+            if lists.skySets[i].parts & bit != 0 { return false }
+            lists.skySets[i].parts |= bit
+            lists.skySets[i].total = total
             return true
         }
-        skySets.append(SkySet(key: key, total: total, parts: bit))
+        lists.skySets.append(SkySet(key: key, total: total, parts: bit))
         return true
     }
 
     /// GSV sets of this cycle with a part missing.
     var incompleteSkySets: Int {
-        skySets.reduce(0) { $0 + ($1.parts == (UInt32(1) << UInt32($1.total)) - 1 ? 0 : 1) }
+        lists.skySets.reduce(0) { $0 + ($1.parts == (UInt32(1) << UInt32($1.total)) - 1 ? 0 : 1) }
     }
 }
