@@ -29,8 +29,9 @@ public final class LocationService: LocationManagerDelegate {
         var deliveringOn: pthread_t?
         /// A run ended by a subscriber (`stop()` from inside a callback): finished once the
         /// event in hand has reached every subscriber, so all of them see the same sequence.
-        var pendingEnd: LocationEvent?
-        var pendingCallbacks: [LocationCallback] = []
+        /// Boxed: every event asks whether there is one, and asking an optional event (a fix
+        /// inside) copies it, where asking a reference does not.
+        var pendingEnd: PendingEnd?
         var nextID = 0
         var lastFix: Fix?
     }
@@ -239,14 +240,15 @@ public final class LocationService: LocationManagerDelegate {
             if i > 0 && state.withLock({ $0.ended && $0.pendingEnd == nil }) { break }
             subscriber(event)
         }
-        let (pending, callbacks, everyone) = state.withLock { s -> (LocationEvent?, [LocationCallback], [Subscriber]) in
+        let (pending, everyone) = state.withLock { s -> (PendingEnd?, [Subscriber]) in
             s.deliveringOn = nil
-            defer { s.pendingEnd = nil; s.pendingCallbacks = [] }
-            return (s.pendingEnd, s.pendingCallbacks, s.everyone)
+            guard let pending = s.pendingEnd else { return (nil, []) }
+            s.pendingEnd = nil
+            return (pending, s.everyone)
         }
         guard let pending else { return }
-        for subscriber in everyone { subscriber(pending) }
-        finishRequests(callbacks, with: pending)
+        for subscriber in everyone { subscriber(pending.event) }
+        finishRequests(pending.callbacks, with: pending.event)
     }
 
     /// Delivers a terminal event once: later news from a stopping manager is dropped.
@@ -259,8 +261,7 @@ public final class LocationService: LocationManagerDelegate {
             s.requests.removeAll()
             if let t = s.deliveringOn, pthread_equal(t, me) != 0 {
                 // Called from a subscriber: finish after the event in hand (see `deliver`).
-                s.pendingEnd = event
-                s.pendingCallbacks = callbacks
+                s.pendingEnd = PendingEnd(event: event, callbacks: callbacks)
                 return ([], [])
             }
             return (callbacks, s.everyone)
@@ -278,5 +279,16 @@ public final class LocationService: LocationManagerDelegate {
         default: error = .noFix(source: manager.sourceDescription)
         }
         for callback in callbacks { callback(.failure(error)) }
+    }
+}
+
+/// A run's end that a subscriber caused, held until the event in hand has reached everyone.
+private final class PendingEnd: Sendable {
+    let event: LocationEvent
+    let callbacks: [LocationService.LocationCallback]
+
+    init(event: LocationEvent, callbacks: [LocationService.LocationCallback]) {
+        self.event = event
+        self.callbacks = callbacks
     }
 }

@@ -108,7 +108,7 @@ struct ByteWriterTests {
         #expect(written { $0.append(9.96, decimals: 1) } == "10.0")
         #expect(written { $0.append(-99.5, decimals: 0) } == "-100")
         #expect(written { $0.append(123_456_789.25, decimals: 1) } == "123456789.3")
-        #expect(written { $0.append(8_999_999.123456789, decimals: 9) } == String(format: "%.9f", 8_999_999.123456789))
+        #expect(written { $0.append(-12_345.678901234, decimals: 9) } == String(format: "%.9f", -12_345.678901234))
     }
 
     @Test("Strings, bytes and hex")
