@@ -67,7 +67,7 @@ struct Epoch {
     struct Lists {
         /// Satellites listed as used by this cycle's GSAs.
         var used: [SatelliteID] = []
-        /// Satellites in view from this cycle's GSVs.
+        /// Satellites in view from this cycle's GSVs, in `SatelliteID` order.
         var sky: [Satellite] = []
         /// GSV sets of this cycle: which parts arrived.
         var skySets: [SkySet] = []
@@ -165,13 +165,18 @@ struct Epoch {
         hasSky = true
         for entry in gsv.entries {
             guard let id = SatelliteID(nmea: entry.number, hint: hint) else { continue }
-            if let i = lists.sky.firstIndex(where: { $0.id == id }) {
+            // Kept in order as it is built, so the sky view needs no sorting: receivers list
+            // their satellites mostly in order, so the place is found at once from the end.
+            var i = lists.sky.count
+            while i > 0 && id < lists.sky[i - 1].id { i -= 1 }
+            if i > 0 && lists.sky[i - 1].id == id {
                 // The same satellite on another signal (NMEA 4.10): one entry, strongest signal.
+                i -= 1
                 if lists.sky[i].elevation == nil { lists.sky[i].elevation = entry.elevation }
                 if lists.sky[i].azimuth == nil { lists.sky[i].azimuth = entry.azimuth }
                 if let s = entry.snr, s > (lists.sky[i].snr ?? -1) { lists.sky[i].snr = s }
             } else {
-                lists.sky.append(Satellite(id: id, elevation: entry.elevation, azimuth: entry.azimuth, snr: entry.snr))
+                lists.sky.insert(Satellite(id: id, elevation: entry.elevation, azimuth: entry.azimuth, snr: entry.snr), at: i)
             }
         }
     }

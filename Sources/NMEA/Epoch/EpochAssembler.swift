@@ -359,7 +359,6 @@ public struct EpochAssembler: Sendable {
         for i in satellites.indices where epoch.lists.used.contains(satellites[i].id) {
             satellites[i].used = true
         }
-        satellites.sort { $0.id < $1.id }
         var dop = epoch.dop
         if dop.horizontal == nil { dop.horizontal = epoch.ggaHDOP }
         return SkyView(timestamp: timestamp, satellites: satellites, dop: dop)

@@ -54,11 +54,11 @@ public struct Fix: Equatable, Sendable {
 public struct Satellite: Equatable, Sendable {
     public var id: SatelliteID
     /// Degrees above the horizon.
-    public var elevation: Double?
+    @Unknowable public var elevation: Double?
     /// Degrees true.
-    public var azimuth: Double?
+    @Unknowable public var azimuth: Double?
     /// dB-Hz; the strongest of the signals reported for this satellite.
-    public var snr: Double?
+    @Unknowable public var snr: Double?
     /// Whether the receiver used it in the solution (GSA).
     public var used: Bool
 
