@@ -92,7 +92,21 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// A decimal integer, zero-padded to `width` digits.
+    ///
+    /// Most integers written are small (the parts of a time, satellite numbers, modes): those
+    /// are written in place, inlined where the width is a constant; the rest out of line.
+    @inline(__always)
     public mutating func append(_ value: Int, width: Int = 0) {
+        guard value >= 0, value < 10_000, width <= 4 else { return appendAnyInteger(value, width: width) }
+        let digits = max(width, value < 100 ? (value < 10 ? 1 : 2) : (value < 1000 ? 3 : 4))
+        reserve(4)
+        var p = base + count + digits
+        Self.writeDigits(UInt(truncatingIfNeeded: value), count: digits, endingAt: &p)
+        count &+= digits
+    }
+
+    @inline(never)
+    private mutating func appendAnyInteger(_ value: Int, width: Int) {
         // 19 digits and a sign at most, beyond any padding asked for.
         reserve(max(width, 20) + 1)
         var p = base + count
@@ -101,7 +115,8 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
             p += 1
         }
         let digits = max(Self.digitCount(value.magnitude), width)
-        Self.writeDigits(value.magnitude, count: digits, at: p)
+        p += digits
+        Self.writeDigits(value.magnitude, count: digits, endingAt: &p)
         count = p + digits - base
     }
 
@@ -113,14 +128,11 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         8081828384858687888990919293949596979899
         """
 
-    /// Exactly `count` digits of `value` (leading zeros as needed) from `p` on, written from
-    /// the last: two digits per division by a constant, which the compiler turns into a
-    /// multiplication. The caller has reserved the room; everything is kept in registers
-    /// and nothing of `self` is touched, so no store of a digit makes the compiler reload it.
+    /// Exactly `count` digits of `value` (leading zeros as needed), written backwards so that
+    /// they end where `p` points; `p` is left on the first of them.
     @inline(__always)
-    private static func writeDigits(_ value: UInt, count: Int, at start: UnsafeMutablePointer<UInt8>) {
+    private static func writeDigits(_ value: UInt, count: Int, endingAt p: inout UnsafeMutablePointer<UInt8>) {
         let pairs = Self.pairs.utf8Start
-        var p = start + count
         var v = value
         var left = count
         while left >= 2 {
@@ -132,7 +144,8 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
             left &-= 2
         }
         if left == 1 {
-            (p - 1).pointee = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+            p -= 1
+            p.pointee = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
         }
     }
 
@@ -198,12 +211,14 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         // At least one digit before the point: 0.5 is "0.5", not ".5".
         let whole = units / unit
         let digits = Self.digitCount(whole)
-        Self.writeDigits(whole, count: digits, at: p)
         p += digits
+        var digit = p
+        Self.writeDigits(whole, count: digits, endingAt: &digit)
         if decimals > 0 {
             p.pointee = 0x2E
-            Self.writeDigits(units &- whole &* unit, count: decimals, at: p + 1)
             p += decimals &+ 1
+            digit = p
+            Self.writeDigits(units &- whole &* unit, count: decimals, endingAt: &digit)
         }
         count = p - base
     }
