@@ -2,54 +2,68 @@
 ///
 /// Kept separate from `Fix` because sentences disagree and overlap: the epoch records who said
 /// what, and `EpochAssembler` decides once, when the cycle is complete.
+@dynamicMemberLookup
 struct Epoch {
-    var time: TimeOfDay?
-    var date: CalendarDate?
-    var isEmpty = true
-    /// The first sentence's key, and the first with a time of its own: to tell whether the
-    /// stream's first epoch began at the start of its cycle.
-    var firstKey: UInt32?
-    var firstTimedKey: UInt32?
-    /// The stream began part-way through this epoch.
-    var isCut = false
+    /// Everything the cycle's sentences stated, apart from its lists: put back to its start
+    /// at once by `reset`, member for member, with no list to copy or release.
+    struct Statements {
+        var time: TimeOfDay?
+        var date: CalendarDate?
+        var isEmpty = true
+        /// The first sentence's key, and the first with a time of its own: to tell whether the
+        /// stream's first epoch began at the start of its cycle.
+        var firstKey: UInt32?
+        var firstTimedKey: UInt32?
+        /// The stream began part-way through this epoch.
+        var isCut = false
 
-    // Validity, as each kind of sentence states it.
-    var validSignals = 0
-    var invalidSignals = 0
-    var gsaMode: FixMode?
-    var pubxMode: FixMode?
-    var pgrmzMode: FixMode?
+        // Validity, as each kind of sentence states it.
+        var validSignals = 0
+        var invalidSignals = 0
+        var gsaMode: FixMode?
+        var pubxMode: FixMode?
+        var pgrmzMode: FixMode?
 
-    var coordinate: Coordinate?
-    /// Whether `coordinate` came from a GGA (see `offer`).
-    var coordinateFromGGA = false
-    /// The position of the GGA whose altitude `altitude` is, if a GGA gave it: that altitude
-    /// belongs with that solution only (see `altitudeFits`).
-    var altitudeSolution: Coordinate?
-    @Unknowable var altitude: Double?
-    @Unknowable var geoidSeparation: Double?
-    @Unknowable var ellipsoidalAltitude: Double?
-    var quality: FixQuality?
-    @Unknowable var speed: Double?
-    @Unknowable var course: Double?
-    @Unknowable var magneticVariation: Double?
-    @Unknowable var climb: Double?
-    var satellitesUsed: Int?
-    var dop = DilutionOfPrecision()
-    @Unknowable var ggaHDOP: Double?
-    @Unknowable var latitudeError: Double?
-    @Unknowable var longitudeError: Double?
-    @Unknowable var altitudeError: Double?
-    var errorStatistics: ErrorStatistics?
-    @Unknowable var horizontalAccuracy: Double?
-    @Unknowable var verticalAccuracy: Double?
-    @Unknowable var sphericalError: Double?
-    var navigationalStatus: NavigationalStatus?
+        var coordinate: Coordinate?
+        /// Whether `coordinate` came from a GGA (see `offer`).
+        var coordinateFromGGA = false
+        /// The position of the GGA whose altitude `altitude` is, if a GGA gave it: that altitude
+        /// belongs with that solution only (see `altitudeFits`).
+        var altitudeSolution: Coordinate?
+        @Unknowable var altitude: Double?
+        @Unknowable var geoidSeparation: Double?
+        @Unknowable var ellipsoidalAltitude: Double?
+        var quality: FixQuality?
+        @Unknowable var speed: Double?
+        @Unknowable var course: Double?
+        @Unknowable var magneticVariation: Double?
+        @Unknowable var climb: Double?
+        var satellitesUsed: Int?
+        var dop = DilutionOfPrecision()
+        @Unknowable var ggaHDOP: Double?
+        @Unknowable var latitudeError: Double?
+        @Unknowable var longitudeError: Double?
+        @Unknowable var altitudeError: Double?
+        var errorStatistics: ErrorStatistics?
+        @Unknowable var horizontalAccuracy: Double?
+        @Unknowable var verticalAccuracy: Double?
+        @Unknowable var sphericalError: Double?
+        var navigationalStatus: NavigationalStatus?
+        var hasSky = false
+    }
+
+    var said = Statements()
+
+    /// `epoch.altitude` is `epoch.said.altitude`: the sentences' files speak of the epoch.
+    /// Key paths to stored members, resolved by the compiler into plain loads and stores.
+    subscript<T>(dynamicMember member: WritableKeyPath<Statements, T>) -> T {
+        @inline(__always) get { said[keyPath: member] }
+        @inline(__always) set { said[keyPath: member] = newValue }
+    }
 
     /// Metres within which a GGA's and an RMC/GLL/GNS's positions are one solution's.
     static let sameSolution = 1.0
 
-    var hasSky = false
     /// What the cycle lists: kept apart so that `reset` can keep their storage.
     var lists = Lists()
 
@@ -81,11 +95,13 @@ struct Epoch {
             seen.reserveCapacity(32)
         }
 
+        /// Empties them, keeping their storage. An empty one (most epochs list no
+        /// satellites) is left alone: emptying goes through Array's general replacement.
         mutating func removeAll() {
-            used.removeAll(keepingCapacity: true)
-            sky.removeAll(keepingCapacity: true)
-            skySets.removeAll(keepingCapacity: true)
-            seen.removeAll(keepingCapacity: true)
+            if !used.isEmpty { used.removeAll(keepingCapacity: true) }
+            if !sky.isEmpty { sky.removeAll(keepingCapacity: true) }
+            if !skySets.isEmpty { skySets.removeAll(keepingCapacity: true) }
+            if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
         }
     }
 
@@ -93,16 +109,10 @@ struct Epoch {
         lists.reserve()
     }
 
-    private init(lists: Lists) {
-        self.lists = lists
-    }
-
     /// Forgets the cycle but keeps the lists' storage, so steady state allocates nothing.
     mutating func reset() {
-        var kept = Lists()
-        swap(&kept, &lists)
-        kept.removeAll()
-        self = Epoch(lists: kept)
+        said = Statements()
+        lists.removeAll()
     }
 
     /// Counts one more occurrence of `key` in this cycle and returns the new count.
@@ -129,12 +139,12 @@ struct Epoch {
     /// within rounding still lends its finer resolution.
     mutating func offer(_ c: Coordinate?, fromGGA: Bool = false) {
         guard let c else { return }
-        if fromGGA, let current = coordinate, !coordinateFromGGA {
+        if fromGGA, let current = said.coordinate, !said.coordinateFromGGA {
             let rounding = max(current.resolution ?? 0, c.resolution ?? 0) * metresPerDegree
             guard current.distance(to: c) <= rounding, (c.resolution ?? 1) < (current.resolution ?? 1) else { return }
         }
-        coordinate = c
-        coordinateFromGGA = fromGGA
+        said.coordinate = c
+        said.coordinateFromGGA = fromGGA
     }
 
     /// Whether two positions are one solution's. A GGA's altitude is of the GGA's solution:
@@ -151,7 +161,7 @@ struct Epoch {
 
     mutating func offer(_ q: FixQuality?) {
         guard let q else { return }
-        if quality == nil || q > quality! { quality = q }
+        if said.quality == nil || q > said.quality! { said.quality = q }
     }
 
     mutating func markUsed(_ numbers: FixedList<16, UInt16>, hint: Constellation?) {
@@ -162,7 +172,7 @@ struct Epoch {
     }
 
     mutating func addInView(_ gsv: GSV, hint: Constellation?) {
-        hasSky = true
+        said.hasSky = true
         for entry in gsv.entries {
             guard let id = SatelliteID(nmea: entry.number, hint: hint) else { continue }
             // Kept in order as it is built, so the sky view needs no sorting: receivers list
