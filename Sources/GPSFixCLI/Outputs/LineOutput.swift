@@ -33,18 +33,18 @@ final class LineOutput: WatchOutput {
     var failed: Bool { context.terminal.out.failed }
 
     func write(_ event: LocationEvent) -> Int {
-        if case .status(let status) = event {
+        // The case is asked first: taking a status out of the event copies the event whole.
+        if event.isStatus, case .status(let status) = event {
             // Unplugged, reconnecting, stale: said on stderr, so piped output stays clean.
             if let text = describe(status, source: context.source) { context.terminal.note("gpsfix: " + text) }
             return 0
         }
-        let out = context.terminal.out
         let stamp = timestamps
-        let lines = format.write(event, into: &out.writer) { w in
-            if stamp { Self.stamp(&w) }
+        return context.terminal.out.report(flushNow: context.paced) { w in
+            self.format.write(event, into: &w) { w in
+                if stamp { Self.stamp(&w) }
+            }
         }
-        if lines > 0 { out.commit(flushNow: context.paced) }
-        return lines
     }
 
     func finish(_ end: LocationEvent?) {
