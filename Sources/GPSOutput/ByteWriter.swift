@@ -195,6 +195,25 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
     /// everywhere else the two agree.
     public mutating func append(_ value: Double, decimals: Int) {
         precondition(decimals >= 0 && decimals <= 9)
+        // Each count of decimals the outputs use most gets its own copy, in which the powers of
+        // ten are constants and every division by them a multiplication (a 64-bit division
+        // takes tens of cycles, and SKY reports are mostly numbers).
+        switch decimals {
+        case 1: appendFixed1(value)
+        case 2: appendFixed2(value)
+        case 3: appendFixed3(value)
+        case 9: appendFixed9(value)
+        default: appendFixed(value, decimals: decimals)
+        }
+    }
+
+    @inline(never) private mutating func appendFixed1(_ value: Double) { appendFixed(value, decimals: 1) }
+    @inline(never) private mutating func appendFixed2(_ value: Double) { appendFixed(value, decimals: 2) }
+    @inline(never) private mutating func appendFixed3(_ value: Double) { appendFixed(value, decimals: 3) }
+    @inline(never) private mutating func appendFixed9(_ value: Double) { appendFixed(value, decimals: 9) }
+
+    @inline(__always)
+    private mutating func appendFixed(_ value: Double, decimals: Int) {
         let unit = Self.powerOfTen(decimals)
         // Powers of ten up to 10^22 are exact doubles: the scaling rounds only once.
         let scaled = value.magnitude * Double(unit)
