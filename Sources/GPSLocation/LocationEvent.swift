@@ -9,18 +9,26 @@ public enum LocationEvent: Equatable, Sendable {
     case sentence(String)
 
     /// Whether this is the last event of the source's run.
-    public var isTerminal: Bool {
-        switch self {
-        case .error: return true
-        // Only a status is taken out of the event, and only when it is one: doing so copies
-        // the event whole, and this is asked of every fix.
-        case .status: if case .status(let s) = self { return s.isTerminal } else { return false }
-        default: return false
+    ///
+    /// Asked of every event, so only the case is looked at, and a status taken out (which
+    /// copies the event whole, a fix's room included) only when it is one.
+    public var isTerminal: Bool { Self.isTerminal(self) }
+
+    /// Whether this is a `.status`, asked without taking anything out of the event.
+    public var isStatus: Bool { Self.isStatus(self) }
+
+    private static func isTerminal(_ event: borrowing LocationEvent) -> Bool {
+        switch event {
+        case .error: true
+        case .status(let s): s.isTerminal
+        default: false
         }
     }
 
-    /// Whether this is a `.status`, asked without taking anything out of the event.
-    public var isStatus: Bool {
-        if case .status = self { true } else { false }
+    private static func isStatus(_ event: borrowing LocationEvent) -> Bool {
+        switch event {
+        case .status: true
+        default: false
+        }
     }
 }

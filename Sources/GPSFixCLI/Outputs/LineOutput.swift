@@ -34,17 +34,22 @@ final class LineOutput: WatchOutput {
 
     func write(_ event: LocationEvent) -> Int {
         // The case is asked first: taking a status out of the event copies the event whole.
-        if event.isStatus, case .status(let status) = event {
-            // Unplugged, reconnecting, stale: said on stderr, so piped output stays clean.
-            if let text = describe(status, source: context.source) { context.terminal.note("gpsfix: " + text) }
-            return 0
-        }
+        if event.isStatus { return note(event) }
         let stamp = timestamps
         return context.terminal.out.report(flushNow: context.paced) { w in
             self.format.write(event, into: &w) { w in
                 if stamp { Self.stamp(&w) }
             }
         }
+    }
+
+    /// Unplugged, reconnecting, stale: said on stderr, so piped output stays clean.
+    @inline(never)
+    private func note(_ event: LocationEvent) -> Int {
+        if case .status(let status) = event, let text = describe(status, source: context.source) {
+            context.terminal.note("gpsfix: " + text)
+        }
+        return 0
     }
 
     func finish(_ end: LocationEvent?) {

@@ -125,7 +125,9 @@ struct Epoch {
         return 1
     }
 
-    func occurrences(_ key: UInt32) -> Int {
+    /// `mutating` only so that it is handed the epoch's address, not a copy (see
+    /// `EpochAssembler`).
+    mutating func occurrences(_ key: UInt32) -> Int {
         for i in lists.seen.indices where lists.seen[i].key == key { return lists.seen[i].count }
         return 0
     }
@@ -186,7 +188,9 @@ struct Epoch {
                 if lists.sky[i].azimuth == nil { lists.sky[i].azimuth = entry.azimuth }
                 if let s = entry.snr, s > (lists.sky[i].snr ?? -1) { lists.sky[i].snr = s }
             } else {
-                lists.sky.insert(Satellite(id: id, elevation: entry.elevation, azimuth: entry.azimuth, snr: entry.snr), at: i)
+                let satellite = Satellite(id: id, elevation: entry.elevation, azimuth: entry.azimuth, snr: entry.snr)
+                // At the end, an append: an insert moves what follows, even nothing, by a call.
+                if i == lists.sky.count { lists.sky.append(satellite) } else { lists.sky.insert(satellite, at: i) }
             }
         }
     }
@@ -207,7 +211,10 @@ struct Epoch {
     }
 
     /// GSV sets of this cycle with a part missing.
+    /// (`mutating` as `occurrences` is.)
     var incompleteSkySets: Int {
-        lists.skySets.reduce(0) { $0 + ($1.parts == (UInt32(1) << UInt32($1.total)) - 1 ? 0 : 1) }
+        mutating get {
+            lists.skySets.reduce(0) { $0 + ($1.parts == (UInt32(1) << UInt32($1.total)) - 1 ? 0 : 1) }
+        }
     }
 }

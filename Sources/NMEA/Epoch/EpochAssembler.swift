@@ -152,6 +152,10 @@ public struct EpochAssembler: Sendable {
         close(emit: emit)
     }
 
+    // The helpers below that only read are still `mutating`: called from a mutating method,
+    // a non-mutating one is handed a copy of the whole assembler (a kilobyte, its epoch and
+    // last fix inside), where a mutating one is handed its address.
+
     // MARK: - Sentences after a cycle's end
 
     /// Whether to hold a sentence back rather than merge it: the cycle was reported at its
@@ -159,7 +163,7 @@ public struct EpochAssembler: Sendable {
     /// its kind one that ends cycles). It may be the next cycle's first (a VTG after a lost
     /// RMC) or this cycle's last (after an end that came early); merged at once, it would
     /// change a report already out with the next second's speed.
-    private func holds(_ f: Facts, key: UInt32) -> Bool {
+    private mutating func holds(_ f: Facts, key: UInt32) -> Bool {
         firedBy != nil && !mergedSinceReport && f.time == nil && !enders.contains { $0.key == key }
     }
 
@@ -184,7 +188,7 @@ public struct EpochAssembler: Sendable {
         return t << 16 | UInt32(truncatingIfNeeded: f.kind.rawValue & 0xFF) << 4 | extra
     }
 
-    private func startsNewEpoch(_ f: Facts, key: UInt32) -> Bool {
+    private mutating func startsNewEpoch(_ f: Facts, key: UInt32) -> Bool {
         guard !epoch.isEmpty else { return false }
         if let t = f.time, let current = epoch.time, t != current { return true }
         // The same sentence twice in one cycle: a new cycle whose time did not change (a
@@ -253,7 +257,7 @@ public struct EpochAssembler: Sendable {
     /// more than the sentences' rounding could explain, when the epoch's
     /// position has not been reported yet.
     @inline(__always)
-    private func contradictsEpochPosition(_ f: borrowing Facts) -> Bool {
+    private mutating func contradictsEpochPosition(_ f: borrowing Facts) -> Bool {
         guard !hasDelivered, let current = epoch.coordinate, let next = f.position else { return false }
         // A GGA neither splits an epoch nor is split from: its position gives way (`Epoch.offer`).
         guard !f.positionGivesWay, !epoch.coordinateFromGGA else { return false }
@@ -263,7 +267,7 @@ public struct EpochAssembler: Sendable {
 
     // MARK: - Deciding
 
-    private func resolvedDate() -> CalendarDate? {
+    private mutating func resolvedDate() -> CalendarDate? {
         guard let t = epoch.time else { return nil }
         if let d = epoch.date { return d }
         guard let d = lastDate, let last = lastTime else { return nil }
@@ -271,7 +275,7 @@ public struct EpochAssembler: Sendable {
         return t.milliseconds < last.milliseconds - 43_200_000 ? d.nextDay : d
     }
 
-    private func makeFix() -> Fix {
+    private mutating func makeFix() -> Fix {
         var fix = Fix()
         if let t = epoch.time { fix.timestamp = FixTime(date: resolvedDate(), time: t) }
         fix.isPartialEpoch = epoch.isCut
@@ -331,7 +335,7 @@ public struct EpochAssembler: Sendable {
     /// The altitude (and geoid separation) of the position to be reported: a GGA's goes only
     /// with its own solution's position (`Epoch.isSameSolution`), in this epoch or, restated by
     /// a relaying plotter, in the next.
-    private func altitudeOfPosition() -> (Double?, Double?) {
+    private mutating func altitudeOfPosition() -> (Double?, Double?) {
         guard let c = epoch.coordinate else { return (epoch.altitude, epoch.geoidSeparation) }
         if let solution = epoch.altitudeSolution, !Epoch.isSameSolution(solution, c) {
             guard let last = lastAltitude, Epoch.isSameSolution(last.solution, c) else { return (nil, nil) }
@@ -344,7 +348,7 @@ public struct EpochAssembler: Sendable {
     }
 
     /// Vertical speed from the previous 3D fix, when it is recent enough to mean anything.
-    private func climb(to fix: Fix) -> Double? {
+    private mutating func climb(to fix: Fix) -> Double? {
         guard fix.mode == .threeD, let a = fix.altitude, let t = fix.timestamp,
               let (pt, pa) = previous
         else { return nil }
@@ -354,7 +358,7 @@ public struct EpochAssembler: Sendable {
         return (a - pa) / (Double(dt) / 1000)
     }
 
-    private func makeSky(timestamp: FixTime?) -> SkyView {
+    private mutating func makeSky(timestamp: FixTime?) -> SkyView {
         var satellites = epoch.lists.sky
         for i in satellites.indices where epoch.lists.used.contains(satellites[i].id) {
             satellites[i].used = true
