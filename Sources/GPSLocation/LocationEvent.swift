@@ -10,8 +10,8 @@ public enum LocationEvent: Equatable, Sendable {
 
     /// Whether this is the last event of the source's run.
     ///
-    /// Asked of every event, so only the case is looked at, and a status taken out (which
-    /// copies the event whole, a fix's room included) only when it is one.
+    /// Asked of every event: a `switch` over a borrowed event looks at it in place, where one
+    /// over `self` copies the event first, a fix's room included.
     public var isTerminal: Bool { Self.isTerminal(self) }
 
     /// Whether this is a `.status`, asked without taking anything out of the event.
