@@ -1,10 +1,15 @@
 public import NMEA
 
 /// Everything a `LocationService` passes on to its subscribers, in the order it happened.
+///
+/// A fix, a sky view and a status are kept boxed: an event is handed through several layers
+/// (the service, each subscriber, an output and its format), and each hand-over of an event
+/// held inline copied all of it, a fix's 288 bytes even for a status. Boxed, the fix is made
+/// once per epoch and every layer shares it.
 public enum LocationEvent: Equatable, Sendable {
-    case fix(Fix)
-    case sky(SkyView)
-    case status(SourceStatus)
+    indirect case fix(Fix)
+    indirect case sky(SkyView)
+    indirect case status(SourceStatus)
     case error(LocationError)
     case sentence(String)
 
