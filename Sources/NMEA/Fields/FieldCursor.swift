@@ -44,6 +44,11 @@ public struct FieldCursor {
         for _ in 0..<count { _ = next() }
     }
 
+    /// Whether every field has been read (an empty last field is a field: `,,` at the end
+    /// is two).
+    @inline(__always)
+    public var isAtEnd: Bool { position >= body.count }
+
     /// How many fields remain, counting an empty last one (`,,` at the end is two fields).
     public var remaining: Int {
         guard position < body.count, let base = body.baseAddress else { return 0 }
