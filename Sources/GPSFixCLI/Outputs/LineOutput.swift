@@ -23,20 +23,24 @@ final class LineOutput: WatchOutput {
     private let format: any LineFormat
     private let context: WatchContext
     private let timestamps: Bool
+    /// The terminal's stdout, held here: reached through the context (a struct holding the
+    /// terminal) it was retained and released on every report.
+    private let out: GPSOutputStream
 
     init(_ format: any LineFormat, setup: OutputSetup) {
         self.format = format
         context = setup.context
         timestamps = setup.timestamps
+        out = setup.context.terminal.out
     }
 
-    var failed: Bool { context.terminal.out.failed }
+    var failed: Bool { out.failed }
 
     func write(_ event: LocationEvent) -> Int {
         // The case is asked first: taking a status out of the event copies the event whole.
         if event.isStatus { return note(event) }
         let stamp = timestamps
-        return context.terminal.out.report(flushNow: context.paced) { w in
+        return out.report(flushNow: context.paced) { w in
             self.format.write(event, into: &w) { w in
                 if stamp { Self.stamp(&w) }
             }
