@@ -20,17 +20,18 @@ public final class LocationService: LocationManagerDelegate {
         var startedForRequests = false
         var ended = false
         var requests: [Int: LocationCallback] = [:]
-        var subscribers: [Int: Subscriber] = [:] {
+        var subscribers: [Int: Listener] = [:] {
             // Events are frequent and subscriptions rare: keep a ready list to hand out.
             didSet { everyone = Array(subscribers.values) }
         }
-        var everyone: [Subscriber] = []
+        var everyone: [Listener] = []
         /// The thread handing an event to subscribers, while it does.
         var deliveringOn: pthread_t?
         /// A run ended by a subscriber (`stop()` from inside a callback): finished once the
         /// event in hand has reached every subscriber, so all of them see the same sequence.
-        var pendingEnd: LocationEvent?
-        var pendingCallbacks: [LocationCallback] = []
+        /// Boxed: every event asks whether there is one, and asking an optional event (a fix
+        /// inside) copies it, where asking a reference does not.
+        var pendingEnd: PendingEnd?
         var nextID = 0
         var lastFix: Fix?
     }
@@ -144,7 +145,7 @@ public final class LocationService: LocationManagerDelegate {
         state.withLock { s in
             let id = s.nextID
             s.nextID += 1
-            s.subscribers[id] = subscriber
+            s.subscribers[id] = Listener(subscriber)
             s.startedForRequests = false
             return id
         }
@@ -188,7 +189,7 @@ public final class LocationService: LocationManagerDelegate {
     // MARK: - LocationManagerDelegate
 
     public func locationManager(_ manager: any LocationManagerInterface, didUpdateFix fix: Fix) {
-        let (callbacks, subscribers, stop) = state.withLock { s -> ([LocationCallback], [Subscriber], Bool) in
+        let (callbacks, subscribers, stop) = state.withLock { s -> ([LocationCallback], [Listener], Bool) in
             guard !s.ended else { return ([], [], false) }
             guard fix.hasFix, fix.coordinate != nil else { return ([], s.everyone, false) }
             s.lastFix = fix
@@ -231,41 +232,41 @@ public final class LocationService: LocationManagerDelegate {
     /// Calls each subscriber in turn. If a subscriber ends the run (calls `stop()`), the end
     /// waits until this event has reached everyone; if another thread ends it, delivery stops
     /// at once. Either way nothing follows the terminal event.
-    private func deliver(_ event: LocationEvent, to subscribers: [Subscriber]) {
+    private func deliver(_ event: LocationEvent, to subscribers: [Listener]) {
         guard !subscribers.isEmpty else { return }
         let me = pthread_self()
         state.withLock { $0.deliveringOn = me }
         for (i, subscriber) in subscribers.enumerated() {
             if i > 0 && state.withLock({ $0.ended && $0.pendingEnd == nil }) { break }
-            subscriber(event)
+            subscriber.call(event)
         }
-        let (pending, callbacks, everyone) = state.withLock { s -> (LocationEvent?, [LocationCallback], [Subscriber]) in
+        let (pending, everyone) = state.withLock { s -> (PendingEnd?, [Listener]) in
             s.deliveringOn = nil
-            defer { s.pendingEnd = nil; s.pendingCallbacks = [] }
-            return (s.pendingEnd, s.pendingCallbacks, s.everyone)
+            guard let pending = s.pendingEnd else { return (nil, []) }
+            s.pendingEnd = nil
+            return (pending, s.everyone)
         }
         guard let pending else { return }
-        for subscriber in everyone { subscriber(pending) }
-        finishRequests(callbacks, with: pending)
+        for subscriber in everyone { subscriber.call(pending.event) }
+        finishRequests(pending.callbacks, with: pending.event)
     }
 
     /// Delivers a terminal event once: later news from a stopping manager is dropped.
     private func end(with event: LocationEvent) {
         let me = pthread_self()
-        let (callbacks, subscribers) = state.withLock { s -> ([LocationCallback], [Subscriber]) in
+        let (callbacks, subscribers) = state.withLock { s -> ([LocationCallback], [Listener]) in
             guard !s.ended else { return ([], []) }
             s.ended = true
             let callbacks = Array(s.requests.values)
             s.requests.removeAll()
             if let t = s.deliveringOn, pthread_equal(t, me) != 0 {
                 // Called from a subscriber: finish after the event in hand (see `deliver`).
-                s.pendingEnd = event
-                s.pendingCallbacks = callbacks
+                s.pendingEnd = PendingEnd(event: event, callbacks: callbacks)
                 return ([], [])
             }
             return (callbacks, s.everyone)
         }
-        for subscriber in subscribers { subscriber(event) }
+        for subscriber in subscribers { subscriber.call(event) }
         finishRequests(callbacks, with: event)
     }
 
@@ -278,5 +279,27 @@ public final class LocationService: LocationManagerDelegate {
         default: error = .noFix(source: manager.sourceDescription)
         }
         for callback in callbacks { callback(.failure(error)) }
+    }
+}
+
+/// A run's end that a subscriber caused, held until the event in hand has reached everyone.
+private final class PendingEnd: Sendable {
+    let event: LocationEvent
+    let callbacks: [LocationService.LocationCallback]
+
+    init(event: LocationEvent, callbacks: [LocationService.LocationCallback]) {
+        self.event = event
+        self.callbacks = callbacks
+    }
+}
+
+/// A subscriber as the service keeps it. A closure kept in a dictionary or an array is stored
+/// in the collection's general form and called through a thunk that copies the event (a fix
+/// inside) on every call; one kept in a class is called as it was made.
+private final class Listener: Sendable {
+    let call: LocationService.Subscriber
+
+    init(_ call: @escaping LocationService.Subscriber) {
+        self.call = call
     }
 }

@@ -92,9 +92,32 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// A decimal integer, zero-padded to `width` digits.
+    ///
+    /// Most integers written are small (the parts of a time, satellite numbers, modes): those
+    /// are written in place, inlined where the width is a constant; the rest out of line.
+    @inline(__always)
     public mutating func append(_ value: Int, width: Int = 0) {
-        if value < 0 { append(byte: 0x2D) }
-        appendDigits(value.magnitude, width: width, point: -1)
+        guard value >= 0, value < 10_000, width <= 4 else { return appendAnyInteger(value, width: width) }
+        let digits = max(width, value < 100 ? (value < 10 ? 1 : 2) : (value < 1000 ? 3 : 4))
+        reserve(4)
+        var p = base + count + digits
+        Self.writeDigits(UInt(truncatingIfNeeded: value), count: digits, endingAt: &p)
+        count &+= digits
+    }
+
+    @inline(never)
+    private mutating func appendAnyInteger(_ value: Int, width: Int) {
+        // 19 digits and a sign at most, beyond any padding asked for.
+        reserve(max(width, 20) + 1)
+        var p = base + count
+        if value < 0 {
+            p.pointee = 0x2D
+            p += 1
+        }
+        let digits = max(Self.digitCount(value.magnitude), width)
+        p += digits
+        Self.writeDigits(value.magnitude, count: digits, endingAt: &p)
+        count = p + digits - base
     }
 
     /// "00" to "99": two digits per division, and a literal, so reading it needs no
@@ -105,69 +128,65 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         8081828384858687888990919293949596979899
         """
 
-    /// Writes `v` in decimal, at least `width` digits, with a `.` before the last `point`
-    /// digits when `point` ≥ 0. Straight into the buffer: this is most of the JSON's bytes.
+    /// Exactly `count` digits of `value` (leading zeros as needed), written backwards so that
+    /// they end where `p` points; `p` is left on the first of them.
     @inline(__always)
-    private mutating func appendDigits(_ value: UInt, width: Int, point: Int) {
-        guard point > 0 else {
-            appendFixed(value, width: max(Self.digitCount(value), width))
-            return
-        }
-        let unit = Self.powerOfTen(point)
-        let whole = value / unit
-        appendFixed(whole, width: max(Self.digitCount(whole), width - point))
-        reserve(1)
-        (base + count).pointee = 0x2E
-        count += 1
-        appendFixed(value - whole * unit, width: point)
-    }
-
-    /// Exactly `width` digits of `v` (leading zeros as needed), written from the end.
-    @inline(__always)
-    private mutating func appendFixed(_ value: UInt, width: Int) {
-        reserve(width)
+    private static func writeDigits(_ value: UInt, count: Int, endingAt p: inout UnsafeMutablePointer<UInt8>) {
         let pairs = Self.pairs.utf8Start
-        var p = base + count + width
         var v = value
-        var left = width
+        var left = count
         while left >= 2 {
-            let r = Int(v % 100) &* 2
+            let r = Int(truncatingIfNeeded: v % 100) &* 2
             v /= 100
             p -= 2
             p[0] = pairs[r]
             p[1] = pairs[r &+ 1]
-            left -= 2
+            left &-= 2
         }
         if left == 1 {
             p -= 1
             p.pointee = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
         }
-        count += width
     }
 
+    /// How many decimal digits `v` has (0 has one). Most numbers written are small: a few
+    /// comparisons settle them; the rest take the bit length, which gives the answer to
+    /// within one (log10 2 ≈ 1233/4096).
     @inline(__always)
     private static func digitCount(_ v: UInt) -> Int {
-        var digits = 1
-        var bound: UInt = 10
-        while v >= bound && digits < 19 {
-            digits += 1
-            bound = bound &* 10
-        }
-        return digits
+        if v < 10 { return 1 }
+        if v < 100 { return 2 }
+        if v < 1000 { return 3 }
+        let bits = UInt.bitWidth &- v.leadingZeroBitCount
+        let guess = (bits &* 1233) >> 12
+        return guess &+ (v >= powerOfTen(guess) ? 1 : 0)
     }
 
+    /// 10^n for n in 0...19, as a switch the compiler makes into a table of constants.
     @inline(__always)
     private static func powerOfTen(_ n: Int) -> UInt {
-        var p: UInt = 1
-        for _ in 0..<n { p &*= 10 }
-        return p
-    }
-
-    @inline(__always)
-    private static func scale(_ decimals: Int) -> Double {
-        var s = 1.0
-        for _ in 0..<decimals { s *= 10 }
-        return s
+        switch n {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        default: 10_000_000_000_000_000_000
+        }
     }
 
     /// A number with exactly `decimals` digits after the point, as gpsd's `%.Nf` prints it.
@@ -176,15 +195,57 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
     /// everywhere else the two agree.
     public mutating func append(_ value: Double, decimals: Int) {
         precondition(decimals >= 0 && decimals <= 9)
-        let scaled = value.magnitude * Self.scale(decimals)
-        guard value.isFinite, scaled < 9e15 else {
-            append(value.isFinite ? String(value) : "null")
-            return
+        // Each count of decimals the outputs use most gets its own copy, in which the powers of
+        // ten are constants and every division by them a multiplication (a 64-bit division
+        // takes tens of cycles, and SKY reports are mostly numbers).
+        switch decimals {
+        case 1: appendFixed1(value)
+        case 2: appendFixed2(value)
+        case 3: appendFixed3(value)
+        case 9: appendFixed9(value)
+        default: appendFixed(value, decimals: decimals)
         }
+    }
+
+    @inline(never) private mutating func appendFixed1(_ value: Double) { appendFixed(value, decimals: 1) }
+    @inline(never) private mutating func appendFixed2(_ value: Double) { appendFixed(value, decimals: 2) }
+    @inline(never) private mutating func appendFixed3(_ value: Double) { appendFixed(value, decimals: 3) }
+    @inline(never) private mutating func appendFixed9(_ value: Double) { appendFixed(value, decimals: 9) }
+
+    @inline(__always)
+    private mutating func appendFixed(_ value: Double, decimals: Int) {
+        let unit = Self.powerOfTen(decimals)
+        // Powers of ten up to 10^22 are exact doubles: the scaling rounds only once.
+        let scaled = value.magnitude * Double(unit)
+        guard value.isFinite, scaled < 9e15 else { return appendUnscaled(value) }
         // Half away from zero on the magnitude; a truncating conversion, not libm's round.
         let units = UInt(scaled + 0.5)
-        if value < 0 && units != 0 { append(byte: 0x2D) }
+        // Below 9e15: 16 digits, a sign and a point at most.
+        reserve(20)
+        var p = base + count
+        if value < 0 && units != 0 {
+            p.pointee = 0x2D
+            p += 1
+        }
         // At least one digit before the point: 0.5 is "0.5", not ".5".
-        appendDigits(units, width: decimals + 1, point: decimals > 0 ? decimals : -1)
+        let whole = units / unit
+        let digits = Self.digitCount(whole)
+        p += digits
+        var digit = p
+        Self.writeDigits(whole, count: digits, endingAt: &digit)
+        if decimals > 0 {
+            p.pointee = 0x2E
+            p += decimals &+ 1
+            digit = p
+            Self.writeDigits(units &- whole &* unit, count: decimals, endingAt: &digit)
+        }
+        count = p - base
+    }
+
+    /// What no receiver's value comes to (9e15 and beyond, infinities, NaN), written the way
+    /// Swift prints it; kept out of line so the common path stays small.
+    @inline(never)
+    private mutating func appendUnscaled(_ value: Double) {
+        append(value.isFinite ? String(value) : "null")
     }
 }

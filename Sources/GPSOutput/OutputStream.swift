@@ -1,5 +1,6 @@
 import Glibc
 public import GPSLocation
+import Synchronization
 
 /// Buffered writes to a file descriptor (stdout by default), flushed when the buffer fills
 /// or on request: one `write` per many reports, not one per line.
@@ -11,10 +12,15 @@ public final class GPSOutputStream {
     private let threshold: Int
     /// The first write that failed. Nothing is written after it: what would follow is the rest
     /// of a report already cut short, and a reader that went away, or a full disk, stays so.
-    public private(set) var failure: WriteFailure?
+    public private(set) var failure: WriteFailure? {
+        didSet { hasFailed.store(failure != nil, ordering: .relaxed) }
+    }
+    /// `failure != nil`, asked after every report: as a flag that is not a stored variable of
+    /// the class, reading it needs no run-time check for overlapping access.
+    private let hasFailed = Atomic(false)
 
     /// Whether a write failed (see `failure` for which and why).
-    public var failed: Bool { failure != nil }
+    public var failed: Bool { hasFailed.load(ordering: .relaxed) }
 
     public init(fd: Int32 = 1, destination: WriteFailure.Destination = .standardOutput, threshold: Int = 1 << 15) {
         self.fd = fd
@@ -25,6 +31,25 @@ public final class GPSOutputStream {
     /// Flushes if the buffer is large enough; call after each report.
     public func commit(flushNow: Bool = false) {
         if flushNow || writer.count >= threshold { flush() }
+    }
+
+    /// Appends what `body` writes, then commits it (`commit`), and returns what `body` did
+    /// (how many lines): the buffer is reached once per report rather than once to write and
+    /// again to measure, each reach checked at run time for overlapping access.
+    public func report(flushNow: Bool = false, _ body: (inout ByteWriter) -> Int) -> Int {
+        var full = false
+        let threshold = threshold
+        let result = Self.appending(to: &writer) { w in
+            let result = body(&w)
+            full = w.count >= threshold
+            return result
+        }
+        if flushNow || full { flush() }
+        return result
+    }
+
+    private static func appending(to writer: inout ByteWriter, _ body: (inout ByteWriter) -> Int) -> Int {
+        body(&writer)
     }
 
     public func flush() {

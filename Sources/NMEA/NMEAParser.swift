@@ -89,7 +89,7 @@ struct Core {
         onSentence?(sentence, kind)
         // Decoded straight into its own type and handed on, by its row of the table.
         guard kind.rawValue < rows.count else { return }
-        rows[kind.rawValue].feed(sentence, sentence.talker, kind, &assembler, &counts, emit)
+        rows[kind.rawValue].type.feed(sentence, talker: sentence.talker, kind: kind, assembler: &assembler, counts: &counts, emit: emit)
     }
 }
 

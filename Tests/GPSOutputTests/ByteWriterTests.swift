@@ -93,6 +93,24 @@ struct ByteWriterTests {
         #expect(written { $0.append(2019, width: 4) } == "2019")
     }
 
+    @Test("Every digit count is right on both sides of each power of ten")
+    func powersOfTen() {
+        var power = 1
+        for _ in 0..<19 {
+            for n in [power - 1, power, power + 1] {
+                #expect(written { $0.append(n) } == String(n))
+                #expect(written { $0.append(-n) } == String(-n))
+            }
+            power = power &* 10
+        }
+        // Where rounding carries into a new digit before the point, and large magnitudes.
+        #expect(written { $0.append(999.9996, decimals: 3) } == "1000.000")
+        #expect(written { $0.append(9.96, decimals: 1) } == "10.0")
+        #expect(written { $0.append(-99.5, decimals: 0) } == "-100")
+        #expect(written { $0.append(123_456_789.25, decimals: 1) } == "123456789.3")
+        #expect(written { $0.append(-12_345.678901234, decimals: 9) } == String(format: "%.9f", -12_345.678901234))
+    }
+
     @Test("Strings, bytes and hex")
     func text() {
         #expect(written {

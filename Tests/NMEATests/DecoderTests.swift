@@ -327,6 +327,16 @@ struct DecoderTests {
         GSVCase(body: "GPGSV,1,1,00", total: 1, part: 1, inView: 0, sats: [], signal: nil),
         GSVCase(body: "GLGSV,1,1,00,1", total: 1, part: 1, inView: 0, sats: [], signal: 1),
         GSVCase(body: "GPGSV,,,,", total: nil, part: nil, inView: nil, sats: [], signal: nil),
+        // A satellite cut after two or three of its fields is left out; an empty field where a
+        // signal ID would be is no signal ID; a satellite without a number is skipped.
+        GSVCase(body: "GPGSV,1,1,02,05,40,100,30,07,12", total: 1, part: 1, inView: 2,
+                sats: [.init(n: 5, el: 40, az: 100, snr: 30)], signal: nil),
+        GSVCase(body: "GPGSV,1,1,02,05,40,100,30,07,12,200", total: 1, part: 1, inView: 2,
+                sats: [.init(n: 5, el: 40, az: 100, snr: 30)], signal: nil),
+        GSVCase(body: "GPGSV,1,1,01,05,40,100,30,", total: 1, part: 1, inView: 1,
+                sats: [.init(n: 5, el: 40, az: 100, snr: 30)], signal: nil),
+        GSVCase(body: "GPGSV,1,1,02,,40,100,30,07,12,200,25", total: 1, part: 1, inView: 2,
+                sats: [.init(n: 7, el: 12, az: 200, snr: 25)], signal: nil),
     ])
     func gsv(_ c: GSVCase) {
         // Given the case's sentence; When it is decoded

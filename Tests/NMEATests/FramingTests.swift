@@ -289,4 +289,95 @@ struct FramingFuzzTests {
         #expect(kinds == [SentenceKind(RMC.self): 15, SentenceKind(GGA.self): 14, SentenceKind(GSA.self): 15])
         #expect(addresses == ["GPRMC", "GPGGA", "GPGSA"])
     }
+
+    @Test("The scan, eight bytes at a time, frames and checks as reading a byte at a time would", arguments: 0..<8)
+    func wordAtATime(seed: UInt64) {
+        // Given a soup of sentences (good, bad and cut), stray `*`, `$` and `!`, line ends,
+        // control and high bytes, and lines past the length limit, in random chunks
+        var random = SplitMix(seed: seed)
+        var input: [UInt8] = []
+        let pieces: [[UInt8]] = [
+            bytes(nmea(gga)), bytes(nmea(rmc)), bytes(nmea(gga, ending: "\n")), bytes(nmea(rmc, ending: "\r")),
+            bytes("$GPGGA,1*2*3\r\n"), bytes("$GPRMC,A,B*00\r\n"), bytes("$GPGSA,*"), bytes("!AIVDM,1,1,,A,15M6"),
+            bytes(sentence(ofLength: Framer.maximumSentenceLength) + "\r\n"),
+            bytes(sentence(ofLength: Framer.maximumSentenceLength + 1) + "\r\n"),
+            [0x00], [0x7F], [0x80], [0xFF], [0x1F], [0x20], [0x7E], [0x24], [0x21], [0x2A], [0x0D], [0x0A],
+        ]
+        for _ in 0..<400 {
+            if random.next() % 4 == 0 {
+                input += (0..<Int(random.next() % 12)).map { _ in UInt8(truncatingIfNeeded: 0x20 + random.next() % 0x5F) }
+            } else {
+                input += pieces[Int(random.next() % UInt64(pieces.count))]
+            }
+        }
+        var chunks: [[UInt8]] = []
+        var at = 0
+        while at < input.count {
+            let size = min(input.count - at, 1 + Int(random.next() % 90))
+            chunks.append(Array(input[at..<at + size]))
+            at += size
+        }
+
+        // When the engine reads it, and a plain byte-by-byte reading frames and checks it
+        let framed = frame(chunks).lines
+        let parser = NMEAParser()
+        for chunk in chunks { parser.parse(chunk) { _ in } }
+        parser.finish { _ in }
+        let expected = bytewiseLines(input)
+        var checks = (badChecksum: 0, malformed: 0, withoutChecksum: 0)
+        for line in expected {
+            let line = bytes(line)
+            line.withUnsafeBufferPointer { buffer in
+                switch Sentence.check(buffer) {
+                case .success(let s): if !s.hasChecksum { checks.withoutChecksum += 1 }
+                case .failure(.badChecksum): checks.badChecksum += 1
+                case .failure(.malformed): checks.malformed += 1
+                }
+            }
+        }
+
+        // Then both see the same lines, and the checksums the scan worked out on the way
+        // judge them as checking each line afresh does
+        #expect(framed == expected)
+        #expect(parser.counts.badChecksum == checks.badChecksum)
+        #expect(parser.counts.malformed == checks.malformed)
+        #expect(parser.counts.withoutChecksum == checks.withoutChecksum)
+    }
+}
+
+/// The framing rules, one byte at a time and nothing else: what the fast scan must agree with.
+private func bytewiseLines(_ input: [UInt8]) -> [String] {
+    var lines: [String] = []
+    var line: [UInt8]?
+    for b in input {
+        if b == 0x24 || b == 0x21 {
+            line = [b]
+        } else if var current = line {
+            if b == 0x0D || b == 0x0A {
+                lines.append(String(decoding: current, as: UTF8.self))
+                line = nil
+            } else if b < 0x20 || b > 0x7E || current.count == Framer.maximumSentenceLength {
+                line = nil
+            } else {
+                current.append(b)
+                line = current
+            }
+        }
+    }
+    return lines
+}
+
+/// A small seeded generator, so that a failing soup can be made again.
+private struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -24,31 +24,40 @@ final class LineOutput: WatchOutput {
     private let context: WatchContext
     private let timestamps: Bool
     private let label: String?
+    /// The terminal's stdout, held here: reached through the context (a struct holding the
+    /// terminal) it was retained and released on every report.
+    private let out: GPSOutputStream
 
     init(_ format: any LineFormat, setup: OutputSetup) {
         self.format = format
         context = setup.context
         timestamps = setup.timestamps
         label = setup.label
+        out = setup.context.terminal.out
     }
 
-    var failed: Bool { context.terminal.out.failed }
+    var failed: Bool { out.failed }
 
     func write(_ event: LocationEvent) -> Int {
-        if case .status(let status) = event {
-            // Unplugged, reconnecting, stale: said on stderr, so piped output stays clean.
-            if let text = StatusWords.line(status, source: context.source) { context.terminal.note("gpsfix: " + text) }
-            return 0
-        }
-        let out = context.terminal.out
+        // The case is asked first: taking a status out of the event copies the event whole.
+        if event.isStatus { return note(event) }
         let stamp = timestamps
         let label = label
-        let lines = format.write(event, into: &out.writer) { w in
-            if stamp { Self.stamp(&w) }
-            if let label { w.append(label) }
+        return out.report(flushNow: context.paced) { w in
+            self.format.write(event, into: &w) { w in
+                if stamp { Self.stamp(&w) }
+                if let label { w.append(label) }
+            }
         }
-        if lines > 0 { out.commit(flushNow: context.paced) }
-        return lines
+    }
+
+    /// Unplugged, reconnecting, stale: said on stderr, so piped output stays clean.
+    @inline(never)
+    private func note(_ event: LocationEvent) -> Int {
+        if case .status(let status) = event, let text = StatusWords.line(status, source: context.source) {
+            context.terminal.note("gpsfix: " + text)
+        }
+        return 0
     }
 
     func finish(_ end: LocationEvent?) {

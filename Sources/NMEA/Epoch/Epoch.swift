@@ -2,63 +2,70 @@
 ///
 /// Kept separate from `Fix` because sentences disagree and overlap: the epoch records who said
 /// what, and `EpochAssembler` decides once, when the cycle is complete.
+@dynamicMemberLookup
 struct Epoch {
-    var time: TimeOfDay?
-    var date: CalendarDate?
-    var isEmpty = true
-    /// The first sentence's key, and the first with a time of its own: to tell whether the
-    /// stream's first epoch began at the start of its cycle.
-    var firstKey: UInt32?
-    var firstTimedKey: UInt32?
-    /// The stream began part-way through this epoch.
-    var isCut = false
+    /// Everything the cycle's sentences stated, apart from its lists: put back to its start
+    /// at once by `reset`, member for member, with no list to copy or release.
+    struct Statements {
+        var time: TimeOfDay?
+        var date: CalendarDate?
+        var isEmpty = true
+        /// The first sentence's key, and the first with a time of its own: to tell whether the
+        /// stream's first epoch began at the start of its cycle.
+        var firstKey: UInt32?
+        var firstTimedKey: UInt32?
+        /// The stream began part-way through this epoch.
+        var isCut = false
 
-    // Validity, as each kind of sentence states it.
-    var validSignals = 0
-    var invalidSignals = 0
-    var gsaMode: FixMode?
-    var pubxMode: FixMode?
-    var pgrmzMode: FixMode?
+        // Validity, as each kind of sentence states it.
+        var validSignals = 0
+        var invalidSignals = 0
+        var gsaMode: FixMode?
+        var pubxMode: FixMode?
+        var pgrmzMode: FixMode?
 
-    var coordinate: Coordinate?
-    /// Whether `coordinate` came from a GGA (see `offer`).
-    var coordinateFromGGA = false
-    /// The position of the GGA whose altitude `altitude` is, if a GGA gave it: that altitude
-    /// belongs with that solution only (see `altitudeFits`).
-    var altitudeSolution: Coordinate?
-    var altitude: Double?
-    var geoidSeparation: Double?
-    var ellipsoidalAltitude: Double?
-    var quality: FixQuality?
-    var speed: Double?
-    var course: Double?
-    var magneticVariation: Double?
-    var climb: Double?
-    var satellitesUsed: Int?
-    var dop = DilutionOfPrecision()
-    var ggaHDOP: Double?
-    var latitudeError: Double?
-    var longitudeError: Double?
-    var altitudeError: Double?
-    var errorStatistics: ErrorStatistics?
-    var horizontalAccuracy: Double?
-    var verticalAccuracy: Double?
-    var sphericalError: Double?
-    var navigationalStatus: NavigationalStatus?
+        var coordinate: Coordinate?
+        /// Whether `coordinate` came from a GGA (see `offer`).
+        var coordinateFromGGA = false
+        /// The position of the GGA whose altitude `altitude` is, if a GGA gave it: that altitude
+        /// belongs with that solution only (see `altitudeFits`).
+        var altitudeSolution: Coordinate?
+        @Unknowable var altitude: Double?
+        @Unknowable var geoidSeparation: Double?
+        @Unknowable var ellipsoidalAltitude: Double?
+        var quality: FixQuality?
+        @Unknowable var speed: Double?
+        @Unknowable var course: Double?
+        @Unknowable var magneticVariation: Double?
+        @Unknowable var climb: Double?
+        var satellitesUsed: Int?
+        var dop = DilutionOfPrecision()
+        @Unknowable var ggaHDOP: Double?
+        @Unknowable var latitudeError: Double?
+        @Unknowable var longitudeError: Double?
+        @Unknowable var altitudeError: Double?
+        var errorStatistics: ErrorStatistics?
+        @Unknowable var horizontalAccuracy: Double?
+        @Unknowable var verticalAccuracy: Double?
+        @Unknowable var sphericalError: Double?
+        var navigationalStatus: NavigationalStatus?
+        var hasSky = false
+    }
+
+    var said = Statements()
+
+    /// `epoch.altitude` is `epoch.said.altitude`: the sentences' files speak of the epoch.
+    /// Key paths to stored members, resolved by the compiler into plain loads and stores.
+    subscript<T>(dynamicMember member: WritableKeyPath<Statements, T>) -> T {
+        @inline(__always) get { said[keyPath: member] }
+        @inline(__always) set { said[keyPath: member] = newValue }
+    }
 
     /// Metres within which a GGA's and an RMC/GLL/GNS's positions are one solution's.
     static let sameSolution = 1.0
 
-    /// Satellites listed as used by this cycle's GSAs.
-    var used: [SatelliteID] = []
-    /// Satellites in view from this cycle's GSVs.
-    var sky: [Satellite] = []
-    /// GSV sets of this cycle: which parts arrived.
-    var skySets: [SkySet] = []
-    var hasSky = false
-
-    /// (talker, kind) keys seen, for the repeat rule, and occurrence counts for signatures.
-    var seen: [KeyCount] = []
+    /// What the cycle lists: kept apart so that `reset` can keep their storage.
+    var lists = Lists()
 
     struct SkySet: Sendable {
         var key: UInt32
@@ -71,46 +78,57 @@ struct Epoch {
         var count: Int
     }
 
+    struct Lists {
+        /// Satellites listed as used by this cycle's GSAs.
+        var used: [SatelliteID] = []
+        /// Satellites in view from this cycle's GSVs, in `SatelliteID` order.
+        var sky: [Satellite] = []
+        /// GSV sets of this cycle: which parts arrived.
+        var skySets: [SkySet] = []
+        /// (talker, kind) keys seen, for the repeat rule, and occurrence counts for signatures.
+        var seen: [KeyCount] = []
+
+        mutating func reserve() {
+            used.reserveCapacity(64)
+            sky.reserveCapacity(64)
+            skySets.reserveCapacity(16)
+            seen.reserveCapacity(32)
+        }
+
+        /// Empties them, keeping their storage. An empty one (most epochs list no
+        /// satellites) is left alone: emptying goes through Array's general replacement.
+        mutating func removeAll() {
+            if !used.isEmpty { used.removeAll(keepingCapacity: true) }
+            if !sky.isEmpty { sky.removeAll(keepingCapacity: true) }
+            if !skySets.isEmpty { skySets.removeAll(keepingCapacity: true) }
+            if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
+        }
+    }
+
     init() {
-        used.reserveCapacity(64)
-        sky.reserveCapacity(64)
-        skySets.reserveCapacity(16)
-        seen.reserveCapacity(32)
+        lists.reserve()
     }
 
-    /// Forgets the cycle but keeps the arrays' storage, so steady state allocates nothing.
+    /// Forgets the cycle but keeps the lists' storage, so steady state allocates nothing.
     mutating func reset() {
-        var used: [SatelliteID] = [], sky: [Satellite] = [], sets: [SkySet] = [], seen: [KeyCount] = []
-        swap(&used, &self.used)
-        swap(&sky, &self.sky)
-        swap(&sets, &self.skySets)
-        swap(&seen, &self.seen)
-        used.removeAll(keepingCapacity: true)
-        sky.removeAll(keepingCapacity: true)
-        sets.removeAll(keepingCapacity: true)
-        seen.removeAll(keepingCapacity: true)
-        self = Epoch(reusing: used, sky, sets, seen)
-    }
-
-    private init(reusing used: [SatelliteID], _ sky: [Satellite], _ sets: [SkySet], _ seen: [KeyCount]) {
-        self.used = used
-        self.sky = sky
-        self.skySets = sets
-        self.seen = seen
+        said = Statements()
+        lists.removeAll()
     }
 
     /// Counts one more occurrence of `key` in this cycle and returns the new count.
     mutating func count(_ key: UInt32) -> Int {
-        for i in seen.indices where seen[i].key == key {
-            seen[i].count += 1
-            return seen[i].count
+        for i in lists.seen.indices where lists.seen[i].key == key {
+            lists.seen[i].count += 1
+            return lists.seen[i].count
         }
-        seen.append(KeyCount(key: key, count: 1))
+        lists.seen.append(KeyCount(key: key, count: 1))
         return 1
     }
 
-    func occurrences(_ key: UInt32) -> Int {
-        for i in seen.indices where seen[i].key == key { return seen[i].count }
+    /// `mutating` only so that it is handed the epoch's address, not a copy (see
+    /// `EpochAssembler`).
+    mutating func occurrences(_ key: UInt32) -> Int {
+        for i in lists.seen.indices where lists.seen[i].key == key { return lists.seen[i].count }
         return 0
     }
 
@@ -123,12 +141,12 @@ struct Epoch {
     /// within rounding still lends its finer resolution.
     mutating func offer(_ c: Coordinate?, fromGGA: Bool = false) {
         guard let c else { return }
-        if fromGGA, let current = coordinate, !coordinateFromGGA {
+        if fromGGA, let current = said.coordinate, !said.coordinateFromGGA {
             let rounding = max(current.resolution ?? 0, c.resolution ?? 0) * metresPerDegree
             guard current.distance(to: c) <= rounding, (c.resolution ?? 1) < (current.resolution ?? 1) else { return }
         }
-        coordinate = c
-        coordinateFromGGA = fromGGA
+        said.coordinate = c
+        said.coordinateFromGGA = fromGGA
     }
 
     /// Whether two positions are one solution's. A GGA's altitude is of the GGA's solution:
@@ -145,27 +163,34 @@ struct Epoch {
 
     mutating func offer(_ q: FixQuality?) {
         guard let q else { return }
-        if quality == nil || q > quality! { quality = q }
+        if said.quality == nil || q > said.quality! { said.quality = q }
     }
 
     mutating func markUsed(_ numbers: FixedList<16, UInt16>, hint: Constellation?) {
         for n in numbers {
-            guard let id = SatelliteID(nmea: Int(n), hint: hint), !used.contains(id) else { continue }
-            used.append(id)
+            guard let id = SatelliteID(nmea: Int(n), hint: hint), !lists.used.contains(id) else { continue }
+            lists.used.append(id)
         }
     }
 
     mutating func addInView(_ gsv: GSV, hint: Constellation?) {
-        hasSky = true
+        said.hasSky = true
         for entry in gsv.entries {
             guard let id = SatelliteID(nmea: entry.number, hint: hint) else { continue }
-            if let i = sky.firstIndex(where: { $0.id == id }) {
+            // Kept in order as it is built, so the sky view needs no sorting: receivers list
+            // their satellites mostly in order, so the place is found at once from the end.
+            var i = lists.sky.count
+            while i > 0 && id < lists.sky[i - 1].id { i -= 1 }
+            if i > 0 && lists.sky[i - 1].id == id {
                 // The same satellite on another signal (NMEA 4.10): one entry, strongest signal.
-                if sky[i].elevation == nil { sky[i].elevation = entry.elevation }
-                if sky[i].azimuth == nil { sky[i].azimuth = entry.azimuth }
-                if let s = entry.snr, s > (sky[i].snr ?? -1) { sky[i].snr = s }
+                i -= 1
+                if lists.sky[i].elevation == nil { lists.sky[i].elevation = entry.elevation }
+                if lists.sky[i].azimuth == nil { lists.sky[i].azimuth = entry.azimuth }
+                if let s = entry.snr, s > (lists.sky[i].snr ?? -1) { lists.sky[i].snr = s }
             } else {
-                sky.append(Satellite(id: id, elevation: entry.elevation, azimuth: entry.azimuth, snr: entry.snr))
+                let satellite = Satellite(id: id, elevation: entry.elevation, azimuth: entry.azimuth, snr: entry.snr)
+                // At the end, an append: an insert moves what follows, even nothing, by a call.
+                if i == lists.sky.count { lists.sky.append(satellite) } else { lists.sky.insert(satellite, at: i) }
             }
         }
     }
@@ -175,18 +200,21 @@ struct Epoch {
         let total = max(1, min(gsv.totalParts ?? 1, 31))
         let part = max(1, min(gsv.part ?? 1, 31))
         let bit = UInt32(1) << UInt32(part - 1)
-        for i in skySets.indices where skySets[i].key == key {
-            if skySets[i].parts & bit != 0 { return false }
-            skySets[i].parts |= bit
-            skySets[i].total = total
+        for i in lists.skySets.indices where lists.skySets[i].key == key {
+            if lists.skySets[i].parts & bit != 0 { return false }
+            lists.skySets[i].parts |= bit
+            lists.skySets[i].total = total
             return true
         }
-        skySets.append(SkySet(key: key, total: total, parts: bit))
+        lists.skySets.append(SkySet(key: key, total: total, parts: bit))
         return true
     }
 
     /// GSV sets of this cycle with a part missing.
+    /// (`mutating` as `occurrences` is.)
     var incompleteSkySets: Int {
-        skySets.reduce(0) { $0 + ($1.parts == (UInt32(1) << UInt32($1.total)) - 1 ? 0 : 1) }
+        mutating get {
+            lists.skySets.reduce(0) { $0 + ($1.parts == (UInt32(1) << UInt32($1.total)) - 1 ? 0 : 1) }
+        }
     }
 }

@@ -21,7 +21,10 @@ public struct EpochAssembler: Sendable {
     private var enders: [Signature] = []
     private var lastSignature: Signature?
     private var firedBy: Signature?
-    private var delivered: Fix?
+    /// The fix reported for this epoch, when `hasDelivered`. Kept with a flag rather than as
+    /// an optional: asking an optional fix whether it is nil copies it.
+    private var delivered = Fix()
+    private var hasDelivered = false
     /// Whether a sentence has been merged since the epoch was last reported: if not, the
     /// fix would come out the same, and building it again (a few hundred bytes) is wasted.
     private var mergedSinceReport = false
@@ -29,7 +32,8 @@ public struct EpochAssembler: Sendable {
     /// The date and time of the last dated epoch, to carry the date across cycles without one.
     private var lastDate: CalendarDate?
     private var lastTime: TimeOfDay?
-    private var previous: Fix?
+    /// The last epoch's 3D fix, as far as climb needs it.
+    private var previous: (time: FixTime, altitude: Double)?
     /// Sentences held back after a cycle's end until a time says whose they are (`holds`).
     private var held: [(any EpochInput, SentenceKind, Talker?)] = []
     private var releasing = false
@@ -116,7 +120,7 @@ public struct EpochAssembler: Sendable {
             // Its GGA comes a second off, so the earlier statement has no altitude of its own,
             // and none is borrowed: an altitude from another solution is no altitude of this one.
             report(firedBy: nil, emit: emit)
-            delivered = nil
+            hasDelivered = false
             skyDelivered = false
             statistics.contradictions += 1
         }
@@ -148,6 +152,10 @@ public struct EpochAssembler: Sendable {
         close(emit: emit)
     }
 
+    // The helpers below that only read are still `mutating`: called from a mutating method,
+    // a non-mutating one is handed a copy of the whole assembler (a kilobyte, its epoch and
+    // last fix inside), where a mutating one is handed its address.
+
     // MARK: - Sentences after a cycle's end
 
     /// Whether to hold a sentence back rather than merge it: the cycle was reported at its
@@ -155,7 +163,7 @@ public struct EpochAssembler: Sendable {
     /// its kind one that ends cycles). It may be the next cycle's first (a VTG after a lost
     /// RMC) or this cycle's last (after an end that came early); merged at once, it would
     /// change a report already out with the next second's speed.
-    private func holds(_ f: Facts, key: UInt32) -> Bool {
+    private mutating func holds(_ f: Facts, key: UInt32) -> Bool {
         firedBy != nil && !mergedSinceReport && f.time == nil && !enders.contains { $0.key == key }
     }
 
@@ -180,7 +188,7 @@ public struct EpochAssembler: Sendable {
         return t << 16 | UInt32(truncatingIfNeeded: f.kind.rawValue & 0xFF) << 4 | extra
     }
 
-    private func startsNewEpoch(_ f: Facts, key: UInt32) -> Bool {
+    private mutating func startsNewEpoch(_ f: Facts, key: UInt32) -> Bool {
         guard !epoch.isEmpty else { return false }
         if let t = f.time, let current = epoch.time, t != current { return true }
         // The same sentence twice in one cycle: a new cycle whose time did not change (a
@@ -191,7 +199,10 @@ public struct EpochAssembler: Sendable {
     private mutating func close(emit: (EngineEvent) -> Void) {
         guard !epoch.isEmpty else { return }
         report(firedBy: nil, emit: emit)
-        previous = delivered
+        previous = nil
+        if hasDelivered, delivered.mode == .threeD, let t = delivered.timestamp, let a = delivered.altitude {
+            previous = (t, a)
+        }
         statistics.epochs += 1
         statistics.incompleteSkySets += epoch.incompleteSkySets
         if let t = epoch.time, let date = resolvedDate() {
@@ -202,20 +213,20 @@ public struct EpochAssembler: Sendable {
             lastAltitude = (solution, a, epoch.geoidSeparation)
         }
         epoch.reset()
-        delivered = nil
+        hasDelivered = false
         skyDelivered = false
         firedBy = nil
     }
 
     /// Reports the fix (unless already reported unchanged) and the sky (if it has news).
     private mutating func report(firedBy signature: Signature?, emit: (EngineEvent) -> Void) {
-        guard mergedSinceReport || delivered == nil else {
+        guard mergedSinceReport || !hasDelivered else {
             if signature != nil { firedBy = signature }
             return
         }
         mergedSinceReport = false
         var fix = makeFix()
-        if let delivered {
+        if hasDelivered {
             // Climb was derived against the previous epoch when first reported; keep it.
             if fix.climb == nil { fix.climb = delivered.climb }
             if fix != delivered {
@@ -231,6 +242,7 @@ public struct EpochAssembler: Sendable {
             if fix.climb == nil { fix.climb = climb(to: fix) }
             emit(.fix(fix))
             delivered = fix
+            hasDelivered = true
             statistics.fixes += 1
             if signature != nil { statistics.earlyReports += 1 }
         }
@@ -245,8 +257,8 @@ public struct EpochAssembler: Sendable {
     /// more than the sentences' rounding could explain, when the epoch's
     /// position has not been reported yet.
     @inline(__always)
-    private func contradictsEpochPosition(_ f: borrowing Facts) -> Bool {
-        guard delivered == nil, let current = epoch.coordinate, let next = f.position else { return false }
+    private mutating func contradictsEpochPosition(_ f: borrowing Facts) -> Bool {
+        guard !hasDelivered, let current = epoch.coordinate, let next = f.position else { return false }
         // A GGA neither splits an epoch nor is split from: its position gives way (`Epoch.offer`).
         guard !f.positionGivesWay, !epoch.coordinateFromGGA else { return false }
         let resolution = max(current.resolution ?? 0, next.resolution ?? 0) * metresPerDegree
@@ -255,7 +267,7 @@ public struct EpochAssembler: Sendable {
 
     // MARK: - Deciding
 
-    private func resolvedDate() -> CalendarDate? {
+    private mutating func resolvedDate() -> CalendarDate? {
         guard let t = epoch.time else { return nil }
         if let d = epoch.date { return d }
         guard let d = lastDate, let last = lastTime else { return nil }
@@ -263,7 +275,7 @@ public struct EpochAssembler: Sendable {
         return t.milliseconds < last.milliseconds - 43_200_000 ? d.nextDay : d
     }
 
-    private func makeFix() -> Fix {
+    private mutating func makeFix() -> Fix {
         var fix = Fix()
         if let t = epoch.time { fix.timestamp = FixTime(date: resolvedDate(), time: t) }
         fix.isPartialEpoch = epoch.isCut
@@ -323,7 +335,7 @@ public struct EpochAssembler: Sendable {
     /// The altitude (and geoid separation) of the position to be reported: a GGA's goes only
     /// with its own solution's position (`Epoch.isSameSolution`), in this epoch or, restated by
     /// a relaying plotter, in the next.
-    private func altitudeOfPosition() -> (Double?, Double?) {
+    private mutating func altitudeOfPosition() -> (Double?, Double?) {
         guard let c = epoch.coordinate else { return (epoch.altitude, epoch.geoidSeparation) }
         if let solution = epoch.altitudeSolution, !Epoch.isSameSolution(solution, c) {
             guard let last = lastAltitude, Epoch.isSameSolution(last.solution, c) else { return (nil, nil) }
@@ -336,9 +348,9 @@ public struct EpochAssembler: Sendable {
     }
 
     /// Vertical speed from the previous 3D fix, when it is recent enough to mean anything.
-    private func climb(to fix: Fix) -> Double? {
+    private mutating func climb(to fix: Fix) -> Double? {
         guard fix.mode == .threeD, let a = fix.altitude, let t = fix.timestamp,
-              let p = previous, p.mode == .threeD, let pa = p.altitude, let pt = p.timestamp
+              let (pt, pa) = previous
         else { return nil }
         var dt = t.time.milliseconds - pt.time.milliseconds
         if let m = t.millisecondsSinceEpoch, let pm = pt.millisecondsSinceEpoch { dt = m - pm }
@@ -346,12 +358,11 @@ public struct EpochAssembler: Sendable {
         return (a - pa) / (Double(dt) / 1000)
     }
 
-    private func makeSky(timestamp: FixTime?) -> SkyView {
-        var satellites = epoch.sky
-        for i in satellites.indices where epoch.used.contains(satellites[i].id) {
+    private mutating func makeSky(timestamp: FixTime?) -> SkyView {
+        var satellites = epoch.lists.sky
+        for i in satellites.indices where epoch.lists.used.contains(satellites[i].id) {
             satellites[i].used = true
         }
-        satellites.sort { $0.id < $1.id }
         var dop = epoch.dop
         if dop.horizontal == nil { dop.horizontal = epoch.ggaHDOP }
         return SkyView(timestamp: timestamp, satellites: satellites, dop: dop)

@@ -44,11 +44,28 @@ public struct FieldCursor {
         for _ in 0..<count { _ = next() }
     }
 
+    /// Whether every field has been read (an empty last field is a field: `,,` at the end
+    /// is two).
+    @inline(__always)
+    public var isAtEnd: Bool { position >= body.count }
+
     /// How many fields remain, counting an empty last one (`,,` at the end is two fields).
     public var remaining: Int {
-        guard position < body.count else { return 0 }
+        guard position < body.count, let base = body.baseAddress else { return 0 }
         var n = 0
-        for i in position..<body.count where body[i] == ASCII.comma { n += 1 }
+        var i = position
+        // Commas counted eight bytes at a time: a comma becomes a zero byte, and each zero
+        // byte sets exactly one high bit (no carry crosses a byte: 0x7F + 0x7F < 0x100).
+        let commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while i &+ 8 <= body.count {
+            let v = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ commas
+            n &+= (~(((v & lows) &+ lows) | v | lows)).nonzeroBitCount
+            i &+= 8
+        }
+        while i < body.count {
+            if base[i] == ASCII.comma { n &+= 1 }
+            i &+= 1
+        }
         return n
     }
 }

@@ -19,15 +19,6 @@ public struct Framer: Sendable {
     private var inSentence = false
     private var running = Scanned()
 
-    /// Byte classes for the scan: 0 ordinary, 1 `*`, 2 ends the sentence (CR, LF, a new `$`
-    /// or `!`, anything not printable).
-    private static let stop: UInt8 = 2
-    private static let classes: [UInt8] = (0..<256).map { b in
-        if b == 0x2A { return 1 }
-        if b < 0x20 || b > 0x7E || b == 0x24 || b == 0x21 { return 2 }
-        return 0
-    }
-
     public private(set) var statistics = FramingStatistics()
 
     public init() {
@@ -85,16 +76,18 @@ public struct Framer: Sendable {
             }
             let end = min(n, start + (limit - length))
             var x = running.xor, stars = running.stars
-            Framer.classes.withUnsafeBufferPointer { table in
-                while i < end {
-                    let b = base[i]
-                    // Printable and not a sentence start: the common case, one table load.
-                    let c = table[Int(b)]
-                    if c == Framer.stop { break }
-                    x ^= b
-                    stars &+= Int(c)
-                    i += 1
-                }
+            // Eight bytes at a time up to the first that is not ordinary (a `*`, the line's
+            // end, a new start, anything not printable): most of a sentence is its fields.
+            let ordinary = Framer.ordinaryRun(base + i, upTo: end - i)
+            x ^= ordinary.xor
+            i += ordinary.count
+            // The rest a byte at a time: the checksum's `*` and digits, then whatever ends it.
+            while i < end {
+                let b = base[i]
+                if b &- 0x20 >= 0x5F || b == ASCII.dollar || b == ASCII.bang { break }
+                if b == ASCII.star { stars &+= 1 }
+                x ^= b
+                i += 1
             }
             running = Scanned(xor: x, stars: stars)
             let part = i - start
@@ -137,6 +130,44 @@ public struct Framer: Sendable {
             }
         }
         statistics.junkBytes += junk
+    }
+
+    /// The length of the run of ordinary bytes (printable, none of `$`, `!` or `*`) from `p`,
+    /// at most `limit`, looked at eight at a time, and the XOR of its bytes. What stops the run
+    /// is left to the byte-by-byte scan; a run shorter than eight bytes is left to it whole.
+    @inline(__always)
+    static func ordinaryRun(_ p: UnsafePointer<UInt8>, upTo limit: Int) -> (count: Int, xor: UInt8) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var k = 0
+        var x: UInt64 = 0
+        while k &+ 8 <= limit {
+            let w = UInt64(littleEndian: UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self))
+            // A byte's high bit is set in `stops` when it is below 0x20, 0x7F or above, `$`,
+            // `!` or `*`. Borrows and carries between bytes only run upwards, from a byte that
+            // is itself flagged, so the lowest flag is always exact: the only one used.
+            let outside = ((w &- 0x20 &* ones) & ~w) | (w &+ ones) | w
+            let stops = (outside | Self.zeroBytes(w ^ (0x24 &* ones)) | Self.zeroBytes(w ^ (0x21 &* ones))
+                | Self.zeroBytes(w ^ (0x2A &* ones))) & highs
+            if stops != 0 {
+                let before = stops.trailingZeroBitCount >> 3
+                x ^= w & ((1 &<< (UInt64(before) &* 8)) &- 1)
+                k &+= before
+                break
+            }
+            x ^= w
+            k &+= 8
+        }
+        x ^= x >> 32
+        x ^= x >> 16
+        x ^= x >> 8
+        return (k, UInt8(truncatingIfNeeded: x))
+    }
+
+    /// High bits set in the zero bytes of `v` (and, past the lowest, perhaps in others).
+    @inline(__always)
+    private static func zeroBytes(_ v: UInt64) -> UInt64 {
+        (v &- 0x0101_0101_0101_0101) & ~v
     }
 
     private mutating func append(_ bytes: UnsafePointer<UInt8>, _ count: Int) {

@@ -4,7 +4,7 @@ public struct Coordinate: Hashable, Sendable {
     public var longitude: Double
     /// How finely the sentence printed it, in degrees (0.0001 minutes is 1.7e-6°); nil when
     /// not read from a sentence. Not part of equality: the same place is the same place.
-    public var resolution: Double?
+    @Unknowable public var resolution: Double?
 
     public init(latitude: Double, longitude: Double, resolution: Double? = nil) {
         self.latitude = latitude
@@ -159,10 +159,11 @@ public enum FixMode: Int, Sendable, Comparable {
 
 /// Dilutions of precision; nil where the receiver did not say.
 public struct DilutionOfPrecision: Equatable, Sendable {
-    public var position: Double?
-    public var horizontal: Double?
-    public var vertical: Double?
-    public var time: Double?
+    // Eight bytes each rather than sixteen: a fix carries them (see `Unknowable`).
+    @Unknowable public var position: Double?
+    @Unknowable public var horizontal: Double?
+    @Unknowable public var vertical: Double?
+    @Unknowable public var time: Double?
 
     public init(position: Double? = nil, horizontal: Double? = nil, vertical: Double? = nil, time: Double? = nil) {
         self.position = position

@@ -4,18 +4,19 @@
 /// them.
 ///
 /// Metres, one sigma, except `orientation`; every member is nil when the receiver left its
-/// field empty, as receivers without a solution do.
+/// field empty, as receivers without a solution do. Each is eight bytes (see `Unknowable`):
+/// a fix carries them.
 public struct ErrorStatistics: Equatable, Sendable {
     /// RMS of the standard deviations of the ranges that went into the solution.
-    public var rms: Double?
+    @Unknowable public var rms: Double?
     /// The error ellipse: its semi-major and semi-minor axes, and the major axis's direction
     /// in degrees from true north.
-    public var semiMajor: Double?
-    public var semiMinor: Double?
-    public var orientation: Double?
-    public var latitudeError: Double?
-    public var longitudeError: Double?
-    public var altitudeError: Double?
+    @Unknowable public var semiMajor: Double?
+    @Unknowable public var semiMinor: Double?
+    @Unknowable public var orientation: Double?
+    @Unknowable public var latitudeError: Double?
+    @Unknowable public var longitudeError: Double?
+    @Unknowable public var altitudeError: Double?
 
     public init(rms: Double? = nil, semiMajor: Double? = nil, semiMinor: Double? = nil, orientation: Double? = nil,
                 latitudeError: Double? = nil, longitudeError: Double? = nil, altitudeError: Double? = nil) {

@@ -2,39 +2,43 @@
 ///
 /// Every optional is nil when the receiver did not say: an empty field is unknown, never zero.
 /// Names follow CoreLocation where Swift users know them; units are SI (metres, m/s, degrees).
+///
+/// A fix is copied on its way to every output, so it is kept small: its measurements are
+/// `Unknowable` (a `Double?` in eight bytes, NaN for nil), and the members are declared
+/// largest first so that the one-byte ones share the tail rather than each being padded.
 public struct Fix: Equatable, Sendable {
-    /// UTC time of the epoch; its date is nil until the stream has told one (RMC or ZDA).
-    public var timestamp: FixTime?
-    public var mode: FixMode = .noFix
-    public var quality: FixQuality?
     public var coordinate: Coordinate?
     /// Metres above mean sea level (the geoid).
-    public var altitude: Double?
+    @Unknowable public var altitude: Double?
     /// Metres above the WGS 84 ellipsoid.
-    public var ellipsoidalAltitude: Double?
+    @Unknowable public var ellipsoidalAltitude: Double?
     /// Metres of the geoid above the ellipsoid, as the receiver reported it.
-    public var geoidSeparation: Double?
+    @Unknowable public var geoidSeparation: Double?
     /// Metres per second over ground.
-    public var speed: Double?
+    @Unknowable public var speed: Double?
     /// Degrees true, clockwise from north.
-    public var course: Double?
+    @Unknowable public var course: Double?
     /// Degrees, east positive.
-    public var magneticVariation: Double?
+    @Unknowable public var magneticVariation: Double?
     /// Metres per second, up positive: from the receiver, or from consecutive 3D altitudes.
-    public var climb: Double?
-    public var satellitesUsed: Int?
-    public var dop = DilutionOfPrecision()
+    @Unknowable public var climb: Double?
     /// Metres, one sigma, from GST, GBS, PUBX or PGRME (the receiver's own estimates only).
-    public var horizontalAccuracy: Double?
-    public var verticalAccuracy: Double?
+    @Unknowable public var horizontalAccuracy: Double?
+    @Unknowable public var verticalAccuracy: Double?
     /// Latitude and longitude error, metres, one sigma (gpsd's epy and epx).
-    public var latitudeError: Double?
-    public var longitudeError: Double?
+    @Unknowable public var latitudeError: Double?
+    @Unknowable public var longitudeError: Double?
     /// Garmin's estimated position error (PGRME), metres.
-    public var sphericalError: Double?
+    @Unknowable public var sphericalError: Double?
+    public var dop = DilutionOfPrecision()
+    /// UTC time of the epoch; its date is nil until the stream has told one (RMC or ZDA).
+    public var timestamp: FixTime?
+    public var satellitesUsed: Int?
     /// The epoch's GST, whole; nil when the epoch had none. Reported with or without a fix,
     /// as gpsd reports a GST that the receiver sent before it had a solution.
     public var errorStatistics: ErrorStatistics?
+    public var mode: FixMode = .noFix
+    public var quality: FixQuality?
     public var navigationalStatus: NavigationalStatus?
     /// The stream began part-way through this epoch's cycle, so what the receiver sent before
     /// was missed (a 3D receiver's fix can look 2D without its GGA). Only a stream's first
@@ -50,11 +54,11 @@ public struct Fix: Equatable, Sendable {
 public struct Satellite: Equatable, Sendable {
     public var id: SatelliteID
     /// Degrees above the horizon.
-    public var elevation: Double?
+    @Unknowable public var elevation: Double?
     /// Degrees true.
-    public var azimuth: Double?
+    @Unknowable public var azimuth: Double?
     /// dB-Hz; the strongest of the signals reported for this satellite.
-    public var snr: Double?
+    @Unknowable public var snr: Double?
     /// Whether the receiver used it in the solution (GSA).
     public var used: Bool
 

@@ -35,21 +35,28 @@ public struct GSV: Equatable, Sendable {
 
     public init(_ s: Sentence) {
         var f = s.fields
-        let count = f.remaining
         totalParts = f.integer(in: Bounds.gsvParts)
         part = f.integer(in: Bounds.gsvParts)
         satellitesInView = f.integer(in: Bounds.satellites)
-        // Four fields per satellite; one left over is the 4.10 signal ID.
-        let quads = max(0, count - 3) / 4
-        for _ in 0..<quads {
-            let n = f.next(), e = f.next(), a = f.next(), c = f.next()
+        // Four fields per satellite; one left over is the 4.10 signal ID, two or three are
+        // a cut satellite, ignored. Read as they come, without counting them first.
+        while !f.isAtEnd {
+            let n = f.next()
+            if f.isAtEnd {
+                signalID = n.integer
+                break
+            }
+            let e = f.next()
+            guard !f.isAtEnd else { break }
+            let a = f.next()
+            guard !f.isAtEnd else { break }
+            let c = f.next()
             guard let number = f.checked(n.integer, in: 1...999) else { continue }
             entries.append(Entry(number: number,
                                  elevation: f.checked(e.double, in: Bounds.elevation),
                                  azimuth: f.checked(a.double, in: Bounds.azimuth),
                                  snr: f.checked(c.double, in: Bounds.snr)))
         }
-        if (count - 3) % 4 == 1 { signalID = f.next().integer }
         outOfRange = f.outOfRange
     }
 

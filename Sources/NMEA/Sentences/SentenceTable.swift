@@ -67,14 +67,13 @@ public enum SentenceTable {
     static let addresses = Addresses(rows)
 
     struct Row: Sendable {
-        let type: any SentenceType.Type
+        /// Decodes and hands the value to the assembler (`EpochInput.feed`), the rest of the
+        /// pipeline specialised for the type: one indirect call per sentence.
+        let type: any EpochInput.Type
         let name: String
         let address: [UInt8]
         /// Three bytes of a formatter as one number, or 0 for a proprietary address.
         let formatter: UInt32
-        /// Decodes and hands the value to the assembler, the rest of the pipeline specialised
-        /// for the type: one indirect call per sentence, no existential on the hot path.
-        let feed: @Sendable (Sentence, Talker?, SentenceKind, inout EpochAssembler, inout SentenceCounts, (EngineEvent) -> Void) -> Void
         let decode: @Sendable (Sentence) -> (any SentenceType)?
 
         static func of<T: EpochInput>(_ type: T.Type) -> Row {
@@ -83,11 +82,6 @@ public enum SentenceTable {
             precondition(address.count <= 8, "a proprietary address longer than 8 bytes")
             return Row(
                 type: type, name: String(decoding: address, as: UTF8.self), address: address, formatter: formatter,
-                feed: { sentence, talker, kind, assembler, counts, emit in
-                    guard let decoded = T(sentence) else { return }
-                    counts.outOfRange &+= decoded.outOfRange
-                    assembler.consume(decoded, kind: kind, talker: talker, emit: emit)
-                },
                 decode: { T($0) })
         }
     }
