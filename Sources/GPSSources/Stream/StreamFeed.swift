@@ -11,18 +11,19 @@ final class StreamFeed {
     private let settings: StreamReader.Settings
     private let reporter: RunReporter
     private let wakeup: Wakeup
-    /// Sentences whose checksum matched.
+    /// Sentences whose checksum matched, counted while a setting is on trial.
     private var checked = 0
-    /// Sentences taken for NMEA: those `checked` counts and, once nothing is on trial, those
-    /// without a checksum too.
-    private(set) var accepted = 0
     /// Whether a setting is on trial: only a checksum vouches for a sentence then (a line of
     /// noise can look like one without), and bytes are held back.
     private(set) var onTrial: Bool
     private var held: [UInt8] = []
     private var pacer: Pacer
+    private let paced: Bool
     /// Whether a report went out since the counts were last copied (paced feeding).
     private var reported = false
+    /// The delegate for the chunk being fed: looked up once a chunk, not once a report (it is
+    /// held weakly, behind a lock), and let go between chunks.
+    private var delegate: (any LocationManagerDelegate)?
 
     init(settings: StreamReader.Settings, reporter: RunReporter, wakeup: Wakeup, onTrial: Bool) {
         self.settings = settings
@@ -30,19 +31,17 @@ final class StreamFeed {
         self.wakeup = wakeup
         self.onTrial = onTrial
         pacer = Pacer(speed: settings.speed)
+        if case .maximum = settings.speed { paced = false } else { paced = true }
         parser = NMEAParser(acceptsSimulatedFixes: settings.acceptsSimulatedFixes)
-        let forwards = settings.forwardsSentences
-        parser.onSentence = { [unowned self] sentence, _ in
-            if sentence.hasChecksum { checked += 1 }
-            if sentence.hasChecksum || !onTrial { accepted += 1 }
-            guard forwards, !onTrial || sentence.hasChecksum else { return }
-            // The line exactly as received: passthrough repeats the receiver, byte for byte.
-            let text = String(decoding: sentence.line, as: UTF8.self)
-            reporter.notify { $0.locationManager(reporter.manager, didReceiveSentence: text) }
-        }
+        // The hook costs a call per sentence: set only when sentences are wanted or counted.
+        if settings.forwardsSentences || onTrial { parser.onSentence = { [unowned self] sentence, _ in saw(sentence) } }
     }
 
     var statistics: Statistics { parser.statistics }
+
+    /// Sentences taken for NMEA: while on trial, those with a checksum that matched; after,
+    /// every sentence the engine accepted.
+    var accepted: Int { onTrial ? checked : parser.counts.byKind.reduce(0, +) }
 
     /// Feeds `chunk`. True when, on trial, sentences now check: the setting is right, and
     /// what was held is passed on.
@@ -52,15 +51,18 @@ final class StreamFeed {
         } else {
             settings.onBytes?(chunk)
         }
-        if case .maximum = settings.speed {
+        delegate = reporter.relay.delegate
+        defer { delegate = nil }
+        if paced {
+            feedLines(chunk, counted: counted)
+        } else {
             // Unpaced: the whole chunk at once, the engine's best case.
             parser.parse(chunk, emit: emit)
             counted.update(from: parser)
-        } else {
-            feedLines(chunk, counted: counted)
         }
         guard onTrial, checked > 0 else { return false }
         onTrial = false
+        if !settings.forwardsSentences { parser.onSentence = nil }
         held.withUnsafeBytes { settings.onBytes?($0) }
         held = []
         return true
@@ -70,8 +72,17 @@ final class StreamFeed {
     /// setting on trial is).
     func finish(counted: StatisticsSnapshot) {
         guard !onTrial else { return }
+        delegate = reporter.relay.delegate
+        defer { delegate = nil }
         parser.finish(emit: emit)
         counted.update(from: parser)
+    }
+
+    private func saw(_ sentence: Sentence) {
+        if sentence.hasChecksum { checked += 1 }
+        guard settings.forwardsSentences, !onTrial || sentence.hasChecksum, let delegate, !reporter.run.isStopped else { return }
+        // The line exactly as received: passthrough repeats the receiver, byte for byte.
+        delegate.locationManager(reporter.manager, didReceiveSentence: String(decoding: sentence.line, as: UTF8.self))
     }
 
     /// Paced: a line at a time, so the pause falls between the sentences it belongs between.
@@ -96,12 +107,14 @@ final class StreamFeed {
         reported = true
         switch event {
         case .fix(let fix):
-            if let wait = pacer.delay(until: fix.timestamp), wait > 0 {
+            if paced, let wait = pacer.delay(until: fix.timestamp), wait > 0 {
                 _ = wakeup.sleep(wait)
             }
-            reporter.notify { $0.locationManager(reporter.manager, didUpdateFix: fix) }
+            guard let delegate, !reporter.run.isStopped else { return }
+            delegate.locationManager(reporter.manager, didUpdateFix: fix)
         case .sky(let sky):
-            reporter.notify { $0.locationManager(reporter.manager, didUpdateSkyView: sky) }
+            guard let delegate, !reporter.run.isStopped else { return }
+            delegate.locationManager(reporter.manager, didUpdateSkyView: sky)
         }
     }
 }
