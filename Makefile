@@ -5,12 +5,13 @@ SWIFT      ?= swift
 CAPTURE    ?= Captures/drive-1hz.nmea
 SPEED      ?= 10
 SHARED     ?= ../shared
-# What building and replaying needs beyond the Swift toolchain (GpsdManager links libgps).
-RUN_DEPS   := pkg-config libgps-dev
+# What building and replaying needs beyond the Swift toolchain (GpsdManager links libgps,
+# GPSMQTT libmosquitto).
+RUN_DEPS   := pkg-config libgps-dev libmosquitto-dev
 # What the tests and the conformance gate need: python3 runs gpsd's scorer, socat makes the
 # pseudo-terminals the serial tests read, udev's udevadm checks the rules, gpsd is the
 # real peer the gpsd source is tested against.
-TEST_DEPS  := pkg-config libgps-dev python3 socat udev gpsd gpsd-clients python3-gps tmux gpsbabel python3-gpxpy
+TEST_DEPS  := pkg-config libgps-dev libmosquitto-dev mosquitto mosquitto-clients python3-paho-mqtt openssl python3 socat udev gpsd gpsd-clients python3-gps tmux gpsbabel python3-gpxpy
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.

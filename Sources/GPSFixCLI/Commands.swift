@@ -83,11 +83,11 @@ enum Commands {
     static let serve = Command(
         name: "serve",
         summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
-        usage: "gpsfix serve [--listen ADDR:PORT] [--client-timeout S] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
+        usage: "gpsfix serve [--listen ADDR:PORT | --no-listen] [--client-timeout S] [--mqtt URL [--mqtt-qos 0|1]] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
         options: sourceOptions + [
             .value("--listen", "ADDR:PORT", "Where to listen (default 127.0.0.1:2947). Another address than loopback opens the feed to the network."),
             .value("--client-timeout", "S", "Disconnect a watcher that reads nothing it is sent for S seconds (default 15). As in gpsd, a client that asks nothing goes after 60 s, and a poller 15 minutes after its last request."),
-        ],
+        ] + MQTTOptions.serve,
         positionals: 0,
         details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Runs until Ctrl-C or SIGTERM; when a replay ends,\nits last fix is still served.",
         run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() }
