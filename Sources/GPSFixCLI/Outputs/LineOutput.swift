@@ -23,11 +23,13 @@ final class LineOutput: WatchOutput {
     private let format: any LineFormat
     private let context: WatchContext
     private let timestamps: Bool
+    private let label: (@Sendable () -> String?)?
 
     init(_ format: any LineFormat, setup: OutputSetup) {
         self.format = format
         context = setup.context
         timestamps = setup.timestamps
+        label = setup.label
     }
 
     var failed: Bool { context.terminal.out.failed }
@@ -40,8 +42,10 @@ final class LineOutput: WatchOutput {
         }
         let out = context.terminal.out
         let stamp = timestamps
+        let name = label?()
         let lines = format.write(event, into: &out.writer) { w in
             if stamp { Self.stamp(&w) }
+            if let name { w.append(name + ": ") }
         }
         if lines > 0 { out.commit(flushNow: context.paced) }
         return lines

@@ -66,4 +66,6 @@ struct OutputSetup {
     var timestamps = false
     /// The source's running counts (sentences, bad checksums), read as they grow.
     var statistics: (@Sendable () -> Statistics?)?
+    /// Whose report a line is, for a source of several (an MQTT fleet): put before the line.
+    var label: (@Sendable () -> String?)?
 }

@@ -20,13 +20,15 @@ struct WatchCommand {
         }
         let limit = try SourceOptions.count(args, "-n")
         let speed = try SourceOptions.speed(args, default: .factor(1))
-        let manager = try SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: format.needsSentences)
+        let manager: any LocationManagerInterface = try MQTTWatch.manager(args)
+            ?? SourceOptions.manager(args, defaultSpeed: speed, forwardsSentences: format.needsSentences)
         // A pipe is live even at --speed max: what has arrived is shown before the next wait.
         let live = SourceOptions.isLiveReplay(manager)
         let context = WatchContext(terminal: terminal, source: manager.sourceDescription, kind: SourceKind(manager),
                                    paced: speed != .maximum || live)
         // The live view shows the source's running counts (sentences, bad checksums) as they grow.
-        let setup = OutputSetup(context: context, timestamps: args.has("-t"), statistics: { [manager] in manager.statistics })
+        var setup = OutputSetup(context: context, timestamps: args.has("-t"), statistics: { [manager] in manager.statistics })
+        setup.label = MQTTWatch.label(manager)
         let output = try format.make(setup)
         let service = LocationService(manager: manager)
         // The output is written by one thread at a time: the source's, or the one that stops
