@@ -65,11 +65,11 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    /// Queues `message`. While disconnected, QoS 0 is dropped (at most once, as promised) and
-    /// QoS 1 kept in the bounded queue.
+    /// Queues `message`; while the broker is away (at the start too) it waits in the bounded
+    /// queue, whatever its QoS: QoS 1 is then delivered at least once, QoS 0 at most once.
     public func publish(_ message: MQTTMessage) {
         let (accepted, dropped) = shared.withLock { s -> (Bool, Int?) in
-            guard !s.stopping, s.connected || message.qos > 0 else { return (false, nil) }
+            guard !s.stopping else { return (false, nil) }
             let overflowed = s.queue.push(message)
             let total = s.queue.dropped
             return (true, overflowed && (total == 1 || total % 100 == 0) ? total : nil)

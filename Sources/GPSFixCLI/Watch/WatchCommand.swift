@@ -28,7 +28,8 @@ struct WatchCommand {
                                    paced: speed != .maximum || live)
         // The live view shows the source's running counts (sentences, bad checksums) as they grow.
         var setup = OutputSetup(context: context, timestamps: args.has("-t"), statistics: { [manager] in manager.statistics })
-        setup.label = MQTTWatch.label(manager)
+        // Text lines only: a prefix would break a JSON line (whose device member says the same).
+        if format.flag == nil { setup.label = MQTTWatch.label(manager) }
         let output = try format.make(setup)
         let service = LocationService(manager: manager)
         // The output is written by one thread at a time: the source's, or the one that stops
