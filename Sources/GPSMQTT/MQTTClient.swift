@@ -211,17 +211,22 @@ private struct ClientLoop {
             if fds[1].revents != 0 { wakeup.drain() }
             let socketEvents = fds[0].revents
             if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0, let error = connection.read() {
-                return ended(error, stopping: stopDeadline != nil)
+                return ended(error, connection, stopping: stopDeadline != nil)
             }
             if socketEvents & Int16(POLLOUT) != 0, let error = connection.write() {
-                return ended(error, stopping: stopDeadline != nil)
+                return ended(error, connection, stopping: stopDeadline != nil)
             }
-            if let error = connection.misc() { return ended(error, stopping: stopDeadline != nil) }
+            if let error = connection.misc() { return ended(error, connection, stopping: stopDeadline != nil) }
         }
     }
 
-    private func ended(_ error: MQTTError, stopping: Bool) -> End {
+    private func ended(_ error: MQTTError, _ connection: MosquittoConnection, stopping: Bool) -> End {
         if stopping { return .stopped }
+        // A refused CONNACK ends the read with "connection refused": the broker's own code,
+        // told just before, says why (a bad password is not an absent broker).
+        for case .connack(let code) in connection.takeNews() where code != 0 {
+            return .failed(connection.refusal(code))
+        }
         return error.isFatal ? .failed(error) : .lost(error)
     }
 }
