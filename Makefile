@@ -5,15 +5,17 @@ SWIFT      ?= swift
 CAPTURE    ?= Captures/drive-1hz.nmea
 SPEED      ?= 10
 SHARED     ?= ../shared
-# What building and replaying needs beyond the Swift toolchain (GpsdManager links libgps).
-RUN_DEPS   := pkg-config libgps-dev
+# What building and replaying needs beyond the Swift toolchain (GpsdManager links libgps,
+# GPSMQTT libmosquitto).
+RUN_DEPS   := pkg-config libgps-dev libmosquitto-dev
 # What the tests and the conformance gate need: python3 runs gpsd's scorer, socat makes the
 # pseudo-terminals the serial tests read, udev's udevadm checks the rules, gpsd is the
 # real peer the gpsd source is tested against; man-db and groff-base render the man page,
 # bash-completion and zsh load the completions as they would for a person, and the
 # install test runs make; systemd's systemd-analyze checks the units and its
-# systemd-socket-activate hands serve its socket as systemd does.
-TEST_DEPS  := pkg-config libgps-dev python3 socat udev gpsd gpsd-clients python3-gps tmux gpsbabel python3-gpxpy \
+# systemd-socket-activate hands serve its socket as systemd does; mosquitto, its clients,
+# paho and openssl are the broker, subscribers and CA of the MQTT tests.
+TEST_DEPS  := pkg-config libgps-dev libmosquitto-dev mosquitto mosquitto-clients python3-paho-mqtt openssl python3 socat udev gpsd gpsd-clients python3-gps tmux gpsbabel python3-gpxpy \
               make man-db groff-base bash-completion zsh systemd
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52

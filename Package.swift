@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way: NMEA (pure), GPSSystem (syscalls) ← GPSLocation ← GPSSources / GPSOutput
-// ← GPSServer ← GPSFixCLI ← gpsfix. Only GPSFixCLI knows the sources, to build the one named.
+// ← GPSServer / GPSMQTT ← GPSFixCLI ← gpsfix. Only GPSFixCLI knows the sources, to build the one named.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "GPSSources", targets: ["GPSSources"]),
         .library(name: "GPSOutput", targets: ["GPSOutput"]),
         .library(name: "GPSServer", targets: ["GPSServer"]),
+        .library(name: "GPSMQTT", targets: ["GPSMQTT"]),
     ],
     targets: [
         .target(name: "NMEA", swiftSettings: strict),
@@ -31,7 +32,13 @@ let package = Package(
         .target(name: "GPSOutput", dependencies: ["NMEA", "GPSLocation"], swiftSettings: strict),
         // gpsd's JSON protocol, served to gpsd's clients from any source.
         .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput", "GPSSystem"], swiftSettings: strict),
-        .target(name: "GPSFixCLI", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSOutput", "GPSServer", "GPSSystem"], swiftSettings: strict),
+        // libmosquitto, for MQTT publishing and the MQTT source (Debian libmosquitto-dev).
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // MQTT both ways: gpsd JSON published to a broker, and a source read back from one. A
+        // module of its own so that GPSSources (and every app using a serial receiver) does not
+        // link libmosquitto.
+        .target(name: "GPSMQTT", dependencies: ["NMEA", "GPSLocation", "GPSOutput", "GPSSystem", "CMosquitto"], swiftSettings: strict),
+        .target(name: "GPSFixCLI", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSOutput", "GPSServer", "GPSSystem", "GPSMQTT"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSLocation", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
         // The engine and its formatters on hostile input, with every output checked: the body of
@@ -48,6 +55,7 @@ let package = Package(
         .testTarget(name: "GPSOutputTests", dependencies: ["NMEA", "GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSServerTests", dependencies: ["NMEA", "GPSServer", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSFixCLITests", dependencies: ["NMEA", "GPSFixCLI", "GPSLocation", "GPSSources", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSMQTTTests", dependencies: ["NMEA", "GPSMQTT", "GPSLocation", "GPSOutput", "GPSTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -44,8 +44,8 @@ enum Commands {
     static let watch = Command(
         name: "watch",
         summary: "Print fixes as they arrive.",
-        usage: "gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--json | --nmea | --gpx | --view] [-n N] [-t]",
-        options: severalSourceOptions + OutputFormat.watchOptions + [
+        usage: "gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE [--speed X|max] [--loop] | --mqtt URL]… [--json | --nmea | --gpx | --view] [-n N] [-t]",
+        options: severalSourceOptions + MQTTOptions.watch + OutputFormat.watchOptions + [
             .value("-n", "N", "Stop after N reports (lines; with --gpx, track points), as 'gpspipe -n' does."),
             .flag("-t", "Prefix each line with the local time it was written ('2026-11-30 07:10:00: '), as 'gpspipe -t' does."),
         ],
@@ -116,13 +116,13 @@ enum Commands {
     static let serve = Command(
         name: "serve",
         summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
-        usage: "gpsfix serve [--listen [ADDR:]PORT] [--client-timeout S] [--nmea-listen [ADDR:]PORT] [--nmea-udp HOST:PORT] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]]",
+        usage: "gpsfix serve [--listen [ADDR:]PORT | --no-listen] [--client-timeout S] [--nmea-listen [ADDR:]PORT] [--nmea-udp HOST:PORT] [--mqtt URL [--mqtt-qos 0|1]] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE [--speed X|max] [--loop]]…",
         options: severalSourceOptions + [
             .value("--listen", "[ADDR:]PORT", "Where to listen (default 127.0.0.1:2947): a port alone is on loopback, an address alone keeps port 2947. Another address than loopback opens the feed to the network."),
             .value("--client-timeout", "S", "Disconnect a watcher that reads nothing it is sent for S seconds (default 15). As in gpsd, a client that asks nothing goes after 60 s, and a poller 15 minutes after its last request."),
             .value("--nmea-listen", "[ADDR:]PORT", "Also serve every sentence, as received with CR LF, to each TCP client on PORT (10110 by convention; loopback unless ADDR says otherwise)."),
             .value("--nmea-udp", "HOST:PORT", "Also send every sentence as one UDP datagram to HOST:PORT (a broadcast address reaches a whole network)."),
-        ],
+        ] + MQTTOptions.serve,
         positionals: 0,
         details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Chart plotters and apps that read NMEA over\nTCP or UDP (OpenCPN, Signal K) read --nmea-listen or --nmea-udp. Runs until Ctrl-C or\nSIGTERM; when a replay ends, its last fix is still served.\n\nUnder systemd (systemd/gpsfix.socket and gpsfix.service): listens for gpsd's clients on the\nsockets systemd passes (LISTEN_FDS) instead of binding --listen's, and tells it READY=1, the\nsource's state (STATUS=) and WATCHDOG=1 through NOTIFY_SOCKET.",
         run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() },

@@ -1,5 +1,6 @@
 import Glibc
 import GPSLocation
+import GPSMQTT
 
 /// The `gpsfix` command line: picks a command from the table and runs it.
 public enum GPSFixCLI {
@@ -96,6 +97,9 @@ public enum GPSFixCLI {
             return 1
         } catch let error as LocationError {
             terminal.error(Advice.message(for: error))
+            return 1
+        } catch let error as MQTTError {
+            terminal.error(MQTTOptions.message(for: error))
             return 1
         } catch {
             terminal.error("\(error)")

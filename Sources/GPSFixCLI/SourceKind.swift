@@ -1,4 +1,5 @@
 import GPSLocation
+import GPSMQTT
 import GPSSources
 
 /// What kind of source a command reads, for words that depend on it ("device unplugged" or
@@ -9,7 +10,7 @@ enum SourceKind: Sendable {
     init(_ manager: any LocationManagerInterface) {
         switch manager {
         case is GpsdManager: self = .gpsd
-        case is NMEATCPManager: self = .network
+        case is NMEATCPManager, is MQTTManager: self = .network
         case is ReplayManager: self = .capture
         default: self = .receiver
         }

@@ -206,11 +206,13 @@ struct CommandsTests {
     func help() {
         let help = Commands.watch.help
         // The help texts start in one column, two spaces after the longest option.
-        #expect(help.contains("\nOptions:\n  --device PATH         The receiver's serial port"))
-        #expect(help.contains("\n  --gpsd [HOST[:PORT]]  Read through a running gpsd"))
-        #expect(help.contains("\n  --replay FILE         Read a recorded capture"))
-        #expect(help.contains("\n  --loop                Start the capture again when it ends (a file only: a pipe or FIFO is read once).\n"))
-        #expect(help.contains("  --help                Show this help.\n\nExamples:\n"), "the options end with --help, and the examples follow")
+        // The longest is --mqtt-password-file FILE.
+        #expect(help.contains("\nOptions:\n  --device PATH              The receiver's serial port"))
+        #expect(help.contains("\n  --gpsd [HOST[:PORT]]       Read through a running gpsd"))
+        #expect(help.contains("\n  --replay FILE              Read a recorded capture"))
+        #expect(help.contains("\n  --loop                     Start the capture again when it ends (a file only: a pipe or FIFO is read once).\n"))
+        #expect(help.contains("\n  --mqtt-password-file FILE  Read the broker password from FILE"))
+        #expect(help.contains("  --help                     Show this help.\n\nExamples:\n"), "the options end with --help, and the examples follow")
     }
 
     @Test("The overview lists every command with its summary")

@@ -236,7 +236,7 @@ struct GPSFixBinaryTests {
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 4, "\(result.stderr)")
         #expect(lines.first == "gpsfix: watch: unknown option '--bogus'")
-        #expect(lines.dropFirst().first?.hasPrefix("Usage: gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE") == true)
         #expect(lines.dropFirst(2).first == "See 'gpsfix watch --help'.")
     }
 

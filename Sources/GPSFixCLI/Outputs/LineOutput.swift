@@ -23,7 +23,7 @@ final class LineOutput: WatchOutput {
     private let format: any LineFormat
     private let context: WatchContext
     private let timestamps: Bool
-    private let label: String?
+    private let label: (@Sendable () -> String?)?
     /// The terminal's stdout, held here: reached through the context (a struct holding the
     /// terminal) it was retained and released on every report.
     private let out: GPSOutputStream
@@ -42,11 +42,14 @@ final class LineOutput: WatchOutput {
         // The case is asked first: taking a status out of the event copies the event whole.
         if event.isStatus { return note(event) }
         let stamp = timestamps
-        let label = label
+        let name = label?()
         return out.report(flushNow: context.paced) { w in
             self.format.write(event, into: &w) { w in
                 if stamp { Self.stamp(&w) }
-                if let label { w.append(label) }
+                if let name {
+                    w.append(name)
+                    w.append(": ")
+                }
             }
         }
     }

@@ -70,9 +70,10 @@ struct OutputSetup {
     let context: WatchContext
     /// `-t`: prefix each line with the time it was written.
     var timestamps = false
-    /// Several sources share the output: each line of this one begins with this (after `-t`'s
-    /// stamp), where the format labels lines.
-    var label: String?
     /// The source's running counts (sentences, bad checksums), read as they grow.
     var statistics: (@Sendable () -> Statistics?)?
+    /// Whose report a line is, where several share the output (sources, or an MQTT fleet's
+    /// vehicles): put before the line with a colon, after `-t`'s stamp, where the format
+    /// labels lines. Asked once a report.
+    var label: (@Sendable () -> String?)?
 }

@@ -1,8 +1,12 @@
 import GPSLocation
+import GPSMQTT
 import GPSServer
 import GPSSystem
+import Synchronization
 
-/// `gpsfix serve`: gpsd's JSON protocol on a TCP port, fed by any source, for gpsd's clients.
+/// `gpsfix serve`: gpsd's JSON protocol on a TCP port, fed by one source or several (each a
+/// device of its own), for gpsd's clients; with `--mqtt`, published to a broker too (or only,
+/// with `--no-listen`).
 struct ServeCommand {
     let args: ParsedArguments
     let terminal: Terminal
@@ -43,8 +47,17 @@ struct ServeCommand {
         }
     }
 
-    /// Serves until stopped; the source's failure, if that is what ended it.
+    /// Serves until stopped; the sources' failure, if that is what ended it.
     private func serve(passed: PassedSockets?, notifier: ServiceNotifier?) throws -> LocationError? {
+        let listens = !args.has("--no-listen")
+        if !listens {
+            guard args["--mqtt"] != nil else { throw UsageError(message: "--no-listen leaves nothing to serve: add --mqtt URL") }
+            let stray = ["--listen", "--client-timeout", "--nmea-listen", "--nmea-udp"].filter { args[$0] != nil }
+            if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) are for the listener, which --no-listen turns off") }
+            if passed != nil {
+                throw UsageError(message: "--no-listen: the service manager passed sockets to listen on (LISTEN_FDS); run without the socket unit, or without --no-listen")
+            }
+        }
         var configuration = ServerConfiguration(release: "gpsfix \(GPSFixCLI.version)")
         if let text = args["--listen"] {
             guard passed == nil else {
@@ -58,46 +71,31 @@ struct ServeCommand {
         configuration.clientTimeout = try SourceOptions.seconds(args, "--client-timeout", default: configuration.clientTimeout)
         try NMEAFeedOptions.apply(args, to: &configuration)
         let speed = try SourceOptions.speed(args, default: .factor(1))
-        // Sentences are forwarded for the clients that watch with "nmea" or "raw".
-        // A service comes up before its receiver: what is not there yet is waited for.
-        // Several sources are several devices, as gpsd serves several receivers.
-        let managers = try SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: true, waits: true)
-        let devices = managers.map { DeviceDescription(path: $0.sourceDescription, bps: $0.reception?.baud) }
+        // Sentences are forwarded for the clients that watch with "nmea" or "raw". A service
+        // comes up before its receiver: what is not there yet is waited for. Several sources
+        // are several devices, as gpsd serves several receivers.
+        let managers = try SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: listens, waits: true)
+        let several = managers.count > 1
+        let sources = managers.map(\.sourceDescription).joined(separator: ", ")
         let note = UncheckedBox(terminal)
         let log: @Sendable (String) -> Void = { line in note.value.note(line) }
-        let server: GpsdServer
-        do throws(ServerError) {
-            if let passed {
-                server = try GpsdServer(configuration: configuration, listeningOn: passed.descriptors, devices: devices, log: log)
-            } else {
-                server = try GpsdServer(configuration: configuration, devices: devices, log: log)
-            }
-        } catch .notAListeningSocket(let descriptor, let reason) {
-            let error = ServerError.notAListeningSocket(descriptor: descriptor, reason: reason)
-            throw ServiceManagerFailure(description: "\(error) gpsfix serve speaks gpsd's protocol over TCP: its socket unit needs ListenStream=ADDRESS:PORT lines only (gpsfix.socket has ListenStream=127.0.0.1:2947).")
-        } catch {
-            throw ServeStartFailure(error, configuration)
-        }
-        let link = notifier.map { ServiceManagerLink(notifier: $0, log: log) }
-        let sources = managers.map(\.sourceDescription).joined(separator: ", ")
 
-        noteNMEAFeeds(server)
-        let addresses = server.addresses.map(\.description).joined(separator: " and ")
-        let origin = passed == nil ? "" : " (sockets passed by the service manager)"
-        terminal.note("gpsfix: serving gpsd's protocol on \(addresses)\(origin) from \(sources); Ctrl-C to stop")
-        for address in server.exposed {
-            terminal.note("gpsfix: WARNING: \(address) is not loopback: anyone who can reach this machine on port \(address.port) can read its position.")
+        // A broker that refuses the login or the certificate ends the serve, however it runs.
+        let mqttFailure = Mutex<MQTTError?>(nil)
+        let stopServing = Mutex<(@Sendable () -> Void)?>(nil)
+        let publisher = try MQTTServe.publisher(args, source: managers[0].sourceDescription, terminal: terminal) { error in
+            mqttFailure.withLock { $0 = $0 ?? error }
+            stopServing.withLock { $0 }?()
         }
-        let interrupts = Interrupts { _ in
-            link?.stopping()
-            server.stop()
-        }
-        let several = managers.count > 1
-        let failure = server.serve(managers.map { LocationService(manager: $0) }, heartbeat: link?.heartbeat) { index, event in
+        // systemd's watchdog is fed from the server's loop: without a listener there is none.
+        let link = listens ? notifier.map { ServiceManagerLink(notifier: $0, log: log) } : nil
+        let onEvent: @Sendable (Int, LocationEvent) -> Void = { index, event in
             let manager = managers[index]
+            // With several sources, each under PREFIX/NAME/.
+            publisher?.publish(event, device: several ? manager.sourceDescription : nil)
             link?.event(event, source: manager.sourceDescription, reception: manager.reception)
             switch event {
-            case .status(.finished):
+            case .status(.finished) where listens:
                 note.value.note("gpsfix: \(manager.sourceDescription): capture ended; still serving its last fix (Ctrl-C to stop)")
             case .status(let status):
                 if let text = StatusWords.line(status, source: manager.sourceDescription, reception: manager.reception) {
@@ -110,9 +108,59 @@ struct ServeCommand {
                 break
             }
         }
+        let services = managers.map { LocationService(manager: $0) }
+
+        let failure: LocationError?
+        if listens {
+            let devices = managers.map { DeviceDescription(path: $0.sourceDescription, bps: $0.reception?.baud) }
+            let server = try makeServer(configuration, devices: devices, passed: passed, log: log)
+            noteNMEAFeeds(server)
+            let addresses = server.addresses.map(\.description).joined(separator: " and ")
+            let origin = passed == nil ? "" : " (sockets passed by the service manager)"
+            terminal.note("gpsfix: serving gpsd's protocol on \(addresses)\(origin) from \(sources); Ctrl-C to stop")
+            for address in server.exposed {
+                terminal.note("gpsfix: WARNING: \(address) is not loopback: anyone who can reach this machine on port \(address.port) can read its position.")
+            }
+            stopServing.withLock { $0 = { server.stop() } }
+            publisher?.start()
+            let interrupts = Interrupts { _ in
+                link?.stopping()
+                server.stop()
+            }
+            failure = server.serve(services, heartbeat: link?.heartbeat, onEvent: onEvent)
+            interrupts.cancel()
+        } else {
+            terminal.note("gpsfix: publishing \(sources) to MQTT only; Ctrl-C to stop")
+            let run = SourceRun(services)
+            stopServing.withLock { $0 = { run.stop() } }
+            publisher?.start()
+            // Ctrl-C and SIGTERM stop the sources; the run waits for their ends.
+            let (ends, _) = run.runAll(onEvent)
+            let errors = ends.compactMap { end -> LocationError? in if case .error(let e)? = end { e } else { nil } }
+            failure = errors.count == ends.count ? errors.first : nil
+        }
         link?.stopping()
-        interrupts.cancel()
+        // `offline`, then what is still queued, then goodbye.
+        publisher?.stop()
+        if let error = mqttFailure.withLock({ $0 }) { throw error }
         return failure
+    }
+
+    /// The server on the sockets the service manager passed, or on its own; what cannot be
+    /// listened on is said with what to change.
+    private func makeServer(_ configuration: ServerConfiguration, devices: [DeviceDescription], passed: PassedSockets?,
+                            log: @escaping @Sendable (String) -> Void) throws -> GpsdServer {
+        do throws(ServerError) {
+            if let passed {
+                return try GpsdServer(configuration: configuration, listeningOn: passed.descriptors, devices: devices, log: log)
+            }
+            return try GpsdServer(configuration: configuration, devices: devices, log: log)
+        } catch .notAListeningSocket(let descriptor, let reason) {
+            let error = ServerError.notAListeningSocket(descriptor: descriptor, reason: reason)
+            throw ServiceManagerFailure(description: "\(error) gpsfix serve speaks gpsd's protocol over TCP: its socket unit needs ListenStream=ADDRESS:PORT lines only (gpsfix.socket has ListenStream=127.0.0.1:2947).")
+        } catch {
+            throw ServeStartFailure(error, configuration)
+        }
     }
 
     /// Says where the bare sentences go, before the line that says the server is up.

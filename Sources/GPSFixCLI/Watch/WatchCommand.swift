@@ -20,7 +20,8 @@ struct WatchCommand {
         }
         let limit = try SourceOptions.count(args, "-n")
         let speed = try SourceOptions.speed(args, default: .factor(1))
-        let managers = try SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: format.needsSentences)
+        let managers: [any LocationManagerInterface] = try MQTTWatch.manager(args).map { [$0] }
+            ?? SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: format.needsSentences)
         let several = managers.count > 1
         if several && !format.showsSeveralSources {
             let lines = OutputFormat.all.filter(\.showsSeveralSources).map { $0.flag ?? $0.title }
@@ -35,7 +36,13 @@ struct WatchCommand {
                                        paced: speed != .maximum || live)
             // The live view shows the source's running counts (sentences, bad checksums) as they grow.
             var setup = OutputSetup(context: context, timestamps: args.has("-t"), statistics: { [manager] in manager.statistics })
-            if several && format.labelsLines { setup.label = manager.sourceDescription + ": " }
+            if format.labelsLines {
+                // Several sources: each line says its own; one MQTT prefix with wildcards: the
+                // vehicle the line is of.
+                let name = manager.sourceDescription
+                let fixed: @Sendable () -> String? = { name }
+                setup.label = several ? fixed : MQTTWatch.label(manager)
+            }
             return try format.make(setup)
         }
         let run = SourceRun(managers.map { LocationService(manager: $0) })

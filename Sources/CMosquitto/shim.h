@@ -1,0 +1,14 @@
+// libmosquitto (Debian libmosquitto-dev) for Swift. Every call into it is made from one file,
+// Sources/GPSMQTT/MosquittoConnection.swift, on one thread. The external-loop calls it uses
+// (mosquitto_socket, mosquitto_loop_read/_write/_misc, mosquitto_want_write) and TLS options
+// are in every 1.6 and 2.x release.
+#ifndef GPSFIX_CMOSQUITTO_SHIM_H
+#define GPSFIX_CMOSQUITTO_SHIM_H
+
+#include <mosquitto.h>
+
+#if LIBMOSQUITTO_MAJOR < 1 || (LIBMOSQUITTO_MAJOR == 1 && LIBMOSQUITTO_MINOR < 6)
+#error "gpsfix needs libmosquitto 1.6 or later"
+#endif
+
+#endif

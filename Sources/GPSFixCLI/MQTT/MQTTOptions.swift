@@ -1,0 +1,107 @@
+import Glibc
+import GPSMQTT
+
+/// The command line's side of MQTT: the options, the broker settings they make (the password
+/// from a file or the environment, never from the command line), and advice on failures.
+enum MQTTOptions {
+    /// What `serve` and `watch` share: how to reach the broker.
+    static let connection: [OptionSpec] = [
+        .value("--mqtt-cafile", "FILE", "With mqtts://, the CA certificate that signed the broker's (default: the system's CAs)."),
+        .value("--mqtt-cert", "FILE", "With mqtts://, a client certificate for brokers that ask for one (with --mqtt-key)."),
+        .value("--mqtt-key", "FILE", "The client certificate's private key."),
+        .value("--mqtt-password-file", "FILE", "Read the broker password from FILE (its first line); or set GPSFIX_MQTT_PASSWORD. Never on the command line."),
+        .value("--mqtt-client-id", "ID", "The MQTT client id (default: gpsfix-HOSTNAME-PREFIX)."),
+    ]
+
+    static let serve: [OptionSpec] = [
+        .value("--mqtt", "URL", "Also publish gpsd JSON to a broker: mqtt://[USER@]HOST[:PORT]/PREFIX or mqtts://… (PREFIX/tpv retained, PREFIX/sky, PREFIX/status online/offline)."),
+        .value("--mqtt-qos", "0|1", "QoS of what is published (default 0). At 1, up to \(MQTTClient.defaultQueueCapacity) reports are kept while the broker is away."),
+        .flag("--mqtt-homeassistant", "Publish a Home Assistant discovery config: the receiver appears as a device_tracker."),
+        .flag("--no-listen", "Do not serve gpsd's protocol on a port: publish to --mqtt only."),
+    ] + connection
+
+    static let watch: [OptionSpec] = [
+        .value("--mqtt", "URL", "Read what 'gpsfix serve --mqtt' publishes: mqtt://[USER@]HOST[:PORT]/PREFIX; wildcards read a fleet (fleet/+)."),
+    ] + connection
+
+    static func address(_ args: ParsedArguments) throws(UsageError) -> MQTTAddress? {
+        guard let text = args["--mqtt"] else { return nil }
+        do {
+            return try MQTTAddress(parsing: text)
+        } catch {
+            throw UsageError(message: "--mqtt: \(error.description). It takes mqtt://[USER@]HOST[:PORT]/PREFIX or mqtts://…")
+        }
+    }
+
+    /// The broker settings for `address`; the options that need mqtts:// refused without it.
+    static func settings(_ args: ParsedArguments, _ address: MQTTAddress) throws(UsageError) -> MQTTSettings {
+        var settings = MQTTSettings(host: address.host, port: address.port,
+                                    clientID: args["--mqtt-client-id"] ?? defaultClientID(prefix: address.prefix))
+        guard !settings.clientID.isEmpty, settings.clientID.utf8.count <= 65535 else {
+            throw UsageError(message: "--mqtt-client-id takes a non-empty id")
+        }
+        settings.username = address.username
+        settings.password = try password(args)
+        if settings.password != nil && settings.username == nil {
+            throw UsageError(message: "a broker password needs a user name: mqtt://USER@HOST/PREFIX")
+        }
+        let tlsOptions = ["--mqtt-cafile", "--mqtt-cert", "--mqtt-key"].filter { args[$0] != nil }
+        if address.usesTLS {
+            guard (args["--mqtt-cert"] == nil) == (args["--mqtt-key"] == nil) else {
+                throw UsageError(message: "--mqtt-cert and --mqtt-key go together")
+            }
+            settings.tls = MQTTSettings.TLS(caFile: args["--mqtt-cafile"], certFile: args["--mqtt-cert"], keyFile: args["--mqtt-key"])
+        } else if !tlsOptions.isEmpty {
+            throw UsageError(message: "\(tlsOptions.joined(separator: " and ")) need TLS: use mqtts://")
+        }
+        return settings
+    }
+
+    /// `--mqtt-password-file` (its first line), else `GPSFIX_MQTT_PASSWORD`, else none.
+    static func password(_ args: ParsedArguments) throws(UsageError) -> String? {
+        if let path = args["--mqtt-password-file"] {
+            guard let file = fopen(path, "r") else {
+                throw UsageError(message: "--mqtt-password-file: \(path) cannot be read (\(String(cString: strerror(errno))))")
+            }
+            defer { fclose(file) }
+            var line: UnsafeMutablePointer<CChar>?
+            var capacity = 0
+            defer { free(line) }
+            guard getline(&line, &capacity, file) > 0, let line else {
+                throw UsageError(message: "--mqtt-password-file: \(path) is empty")
+            }
+            var text = String(cString: line)
+            while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+            return text
+        }
+        return getenv("GPSFIX_MQTT_PASSWORD").map { String(cString: $0) }
+    }
+
+    /// `gpsfix-HOSTNAME-PREFIX`: stable across restarts (a broker and Home Assistant know it
+    /// again), different for each receiver of a fleet published from one machine.
+    static func defaultClientID(prefix: String) -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
+        return "gpsfix-\(host)-\(MQTTTopics.name(prefix))"
+    }
+
+    static func qos(_ args: ParsedArguments) throws(UsageError) -> Int {
+        guard let text = args["--mqtt-qos"] else { return 0 }
+        guard let qos = Int(text), qos == 0 || qos == 1 else {
+            throw UsageError(message: "--mqtt-qos takes 0 or 1, not '\(text)'")
+        }
+        return qos
+    }
+
+    /// What to do about `error`, after what happened.
+    static func message(for error: MQTTError) -> String {
+        let advice: String? = switch error {
+        case .loginRefused: "Check the user name in the URL and the password (--mqtt-password-file or GPSFIX_MQTT_PASSWORD)."
+        case .tlsFailed: "Check --mqtt-cafile (the CA that signed the broker's certificate), that the URL's host is the name in that certificate, and that the port speaks TLS."
+        case .connectionRefused: "Check the client id (--mqtt-client-id) and that the broker speaks MQTT 3.1.1."
+        default: nil
+        }
+        return advice.map { error.description + " " + $0 } ?? error.description
+    }
+}

@@ -1,0 +1,52 @@
+import GPSLocation
+import GPSMQTT
+import Synchronization
+
+/// `serve --mqtt`: a publisher fed with the source's events, and its news told on stderr. A
+/// refused login or a failed TLS handshake ends the serve (`onFailure`); a broker away is
+/// waited for, said once per outage.
+enum MQTTServe {
+    static func publisher(_ args: ParsedArguments, source: String, terminal: Terminal,
+                          onFailure: @escaping @Sendable (MQTTError) -> Void) throws -> MQTTPublisher? {
+        guard let address = try MQTTOptions.address(args) else {
+            let stray = (MQTTOptions.serve.map(\.name).filter { $0 != "--mqtt" }).filter { args[$0] != nil || args.has($0) }
+            if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) need --mqtt URL") }
+            return nil
+        }
+        guard address.isPublishable else {
+            throw UsageError(message: "--mqtt: '\(address.prefix)' cannot be published to (no '+' or '#', no empty levels)")
+        }
+        let settings = try MQTTOptions.settings(args, address)
+        let qos = try MQTTOptions.qos(args)
+        let topics = MQTTTopics(prefix: address.prefix)
+        let homeAssistant = args.has("--mqtt-homeassistant")
+            ? HomeAssistantDiscovery(objectID: settings.clientID, name: "gpsfix \(address.prefix)", topics: topics,
+                                     softwareVersion: GPSFixCLI.version)
+            : nil
+        let options = MQTTPublisher.Options(topics: topics, qos: qos, source: source, homeAssistant: homeAssistant)
+        let where_ = "\(address.usesTLS ? "mqtts" : "mqtt") broker at \(address.broker) under \(address.prefix)/"
+        let outage = Atomic<Bool>(false)
+        return MQTTPublisher(settings: settings, options: options) { event in
+            switch event {
+            case .connected:
+                outage.store(false, ordering: .relaxed)
+                terminal.note("gpsfix: publishing to the \(where_) (QoS \(qos))")
+            case .disconnected(let error, let retry):
+                // Once per outage: the attempts that follow are many and say nothing new.
+                if !outage.exchange(true, ordering: .relaxed) {
+                    terminal.note("gpsfix: \(error.description) Trying again every \(format(retry))–\(format(settings.longestRetry)) s\(qos == 1 ? "; keeping up to \(MQTTClient.defaultQueueCapacity) reports meanwhile" : "").")
+                }
+            case .dropped(let total):
+                terminal.note("gpsfix: MQTT queue full (\(MQTTClient.defaultQueueCapacity) reports): dropping the oldest; \(total) dropped so far")
+            case .failed(let error):
+                onFailure(error)
+            case .message:
+                break
+            }
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

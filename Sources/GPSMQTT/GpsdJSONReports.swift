@@ -1,0 +1,108 @@
+public import NMEA
+
+/// gpsd's TPV and SKY, as `GPSDJSON` writes them, back into the engine's `Fix` and `SkyView`.
+/// What comes off a broker comes from anyone who may publish there: every value is held to
+/// the ranges a receiver's sentences are (`Bounds`), and what is out of range is unknown.
+public enum GpsdJSONReports {
+    public enum Report: Equatable, Sendable {
+        case fix(Fix)
+        case sky(SkyView)
+    }
+
+    /// The report in `payload`; nil for anything else (another class, not JSON, too big).
+    public static func report(_ payload: [UInt8]) -> Report? {
+        guard let json = JSONValue(parsing: payload) else { return nil }
+        switch json["class"]?.string {
+        case "TPV": return fix(json).map(Report.fix)
+        case "SKY": return .sky(sky(json))
+        default: return nil
+        }
+    }
+
+    static func fix(_ json: JSONValue) -> Fix? {
+        guard let modeNumber = json["mode"]?.int, let mode = FixMode(rawValue: modeNumber) ?? (modeNumber == 0 ? .noFix : nil) else {
+            return nil
+        }
+        var fix = Fix()
+        fix.timestamp = json["time"]?.string.flatMap(time)
+        guard mode >= .twoD, let latitude = value(json["lat"], Bounds.latitude), let longitude = value(json["lon"], Bounds.longitude) else {
+            fix.mode = .noFix
+            return fix
+        }
+        fix.mode = mode
+        // gpsd leaves status out for a plain fix.
+        fix.quality = json["status"]?.int.flatMap { FixQuality(rawValue: $0) } ?? .gps
+        fix.coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        fix.altitude = value(json["altMSL"] ?? json["alt"], Bounds.altitude)
+        fix.ellipsoidalAltitude = value(json["altHAE"], Bounds.altitude)
+        fix.geoidSeparation = value(json["geoidSep"], Bounds.geoidSeparation)
+        fix.speed = value(json["speed"], Bounds.speed)
+        fix.course = value(json["track"], Bounds.course)
+        fix.magneticVariation = value(json["magvar"], -180.0...180.0)
+        fix.climb = value(json["climb"], Bounds.verticalSpeed)
+        fix.latitudeError = value(json["epy"], Bounds.accuracy)
+        fix.longitudeError = value(json["epx"], Bounds.accuracy)
+        fix.verticalAccuracy = value(json["epv"], Bounds.accuracy)
+        fix.horizontalAccuracy = value(json["eph"], Bounds.accuracy)
+        fix.sphericalError = value(json["sep"], Bounds.accuracy)
+        return fix
+    }
+
+    static func sky(_ json: JSONValue) -> SkyView {
+        var satellites: [Satellite] = []
+        for entry in (json["satellites"]?.array ?? []).prefix(Bounds.satellites.upperBound) {
+            let id: SatelliteID
+            if let gnss = entry["gnssid"]?.int, let constellation = Constellation(rawValue: gnss),
+               let svid = entry["svid"]?.int, (1...255).contains(svid) {
+                id = SatelliteID(constellation: constellation, svid: svid)
+            } else if let prn = entry["PRN"]?.int, (1...1000).contains(prn), let fromPRN = SatelliteID(nmea: prn, hint: nil) {
+                id = fromPRN
+            } else {
+                continue
+            }
+            satellites.append(Satellite(
+                id: id,
+                elevation: value(entry["el"], Bounds.elevation),
+                azimuth: value(entry["az"], Bounds.azimuth),
+                snr: value(entry["ss"], Bounds.snr).flatMap { $0 > 0 ? $0 : nil },
+                used: entry["used"]?.bool ?? false))
+        }
+        satellites.sort { $0.id < $1.id }
+        let dop = DilutionOfPrecision(position: value(json["pdop"], Bounds.dop), horizontal: value(json["hdop"], Bounds.dop),
+                                      vertical: value(json["vdop"], Bounds.dop), time: value(json["tdop"], Bounds.dop))
+        var view = SkyView(satellites: satellites, dop: dop)
+        view.timestamp = json["time"]?.string.flatMap(time)
+        return view
+    }
+
+    private static func value(_ json: JSONValue?, _ bounds: some RangeExpression<Double>) -> Double? {
+        guard let n = json?.double, n.isFinite, bounds.contains(n) else { return nil }
+        return n
+    }
+
+    /// `2024-06-15T03:12:07.000Z` (gpsd's form: fractions optional, UTC), years in `Bounds.year`.
+    static func time(_ text: String) -> FixTime? {
+        let b = Array(text.utf8)
+        guard b.count >= 20, b.count <= 30, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
+              b.last == 0x5A else { return nil }
+        func digits(_ range: Range<Int>) -> Int? {
+            var n = 0
+            for i in range {
+                guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }
+                n = n * 10 + Int(b[i] - 0x30)
+            }
+            return n
+        }
+        guard let year = digits(0..<4), Bounds.year.contains(year), let month = digits(5..<7), let day = digits(8..<10),
+              let date = CalendarDate(year: year, month: month, day: day),
+              let hour = digits(11..<13), hour < 24, let minute = digits(14..<16), minute < 60,
+              let second = digits(17..<19), second <= 60 else { return nil }
+        var millisecond = 0
+        if b.count > 20 {
+            guard b[19] == 0x2E, b.count - 21 >= 1, let fraction = digits(20..<min(23, b.count - 1)) else { return nil }
+            let places = min(23, b.count - 1) - 20
+            millisecond = fraction * (places == 1 ? 100 : places == 2 ? 10 : 1)
+        }
+        return FixTime(date: date, time: TimeOfDay(hour: hour, minute: minute, second: second, millisecond: millisecond))
+    }
+}

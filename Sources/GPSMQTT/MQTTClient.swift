@@ -1,0 +1,232 @@
+import GPSSystem
+import Glibc
+import Synchronization
+
+/// A connection to an MQTT broker that stays up by itself: it connects on a thread of its own,
+/// tries again with back-off while the broker is away (at the start too: a service may come up
+/// before its broker), subscribes again on each connection, and keeps what is published while
+/// disconnected in a bounded queue.
+///
+/// `publish` may be called from any thread and never blocks: it queues and wakes the client's
+/// thread, which alone calls libmosquitto. Events are told on that thread, in order.
+public final class MQTTClient: Sendable {
+    public enum Event: Sendable, Equatable {
+        /// Connected and accepted (and subscribed, when asked).
+        case connected
+        /// Not connected, and trying again in `retry` seconds: the broker is absent at the
+        /// start, went away, or restarted.
+        case disconnected(MQTTError, retry: Double)
+        /// Cannot go on: the broker refused the login, or TLS failed. The client has stopped.
+        case failed(MQTTError)
+        case message(topic: String, payload: [UInt8])
+        /// The queue was full: messages dropped so far (told at the first and every 100th).
+        case dropped(total: Int)
+    }
+
+    /// Messages kept while the broker is away (QoS 1); the oldest go first when it is full.
+    /// 1024 holds about 50 s of a 10 Hz receiver's TPV and SKY.
+    public static let defaultQueueCapacity = 1024
+    /// Messages handed to libmosquitto and not yet acknowledged, at most: the rest wait in our
+    /// queue, so the bound holds over everything not yet delivered.
+    static let window = 64
+
+    public let settings: MQTTSettings
+    private let onEvent: @Sendable (Event) -> Void
+    private let wakeup: Wakeup?
+    private let shared: Mutex<Shared>
+    private let ended = Atomic<Bool>(false)
+
+    private struct Shared: Sendable {
+        var queue: OutboundQueue
+        var stopping = false
+        var started = false
+        var connected = false
+        var published = 0
+    }
+
+    public init(settings: MQTTSettings, queueCapacity: Int = MQTTClient.defaultQueueCapacity,
+                onEvent: @escaping @Sendable (Event) -> Void) {
+        self.settings = settings
+        self.onEvent = onEvent
+        wakeup = Wakeup()
+        shared = Mutex(Shared(queue: OutboundQueue(capacity: queueCapacity)))
+    }
+
+    /// Starts connecting, on the client's own thread. A second start does nothing.
+    public func start() {
+        let first = shared.withLock { s -> Bool in
+            defer { s.started = true }
+            return !s.started
+        }
+        guard first else { return }
+        spawnThread(name: "gpsfix-mqtt") { [self] in
+            ClientLoop(client: self).main()
+            ended.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Queues `message`; while the broker is away (at the start too) it waits in the bounded
+    /// queue, whatever its QoS: QoS 1 is then delivered at least once, QoS 0 at most once.
+    public func publish(_ message: MQTTMessage) {
+        let (accepted, dropped) = shared.withLock { s -> (Bool, Int?) in
+            guard !s.stopping else { return (false, nil) }
+            let overflowed = s.queue.push(message)
+            let total = s.queue.dropped
+            return (true, overflowed && (total == 1 || total % 100 == 0) ? total : nil)
+        }
+        if accepted { wakeup?.signal() }
+        if let dropped { onEvent(.dropped(total: dropped)) }
+    }
+
+    /// Sends what is queued (up to `within` seconds), says goodbye to the broker, and ends the
+    /// thread; returns once it has, or `within` has passed.
+    public func stop(within seconds: Double = 2) {
+        let running = shared.withLock { s -> Bool in
+            s.stopping = true
+            return s.started
+        }
+        wakeup?.signal()
+        guard running else { return }
+        let deadline = Clocks.monotonicSeconds + seconds
+        while !ended.load(ordering: .acquiring), Clocks.monotonicSeconds < deadline { usleep(5_000) }
+    }
+
+    /// Messages dropped because the queue was full, since the start.
+    public var dropped: Int { shared.withLock { $0.queue.dropped } }
+    /// Messages the broker has taken (QoS 1: acknowledged; QoS 0: sent).
+    public var published: Int { shared.withLock { $0.published } }
+    public var isConnected: Bool { shared.withLock { $0.connected } }
+
+    // For the loop.
+
+    fileprivate var stopping: Bool { shared.withLock { $0.stopping } }
+    fileprivate func setConnected(_ value: Bool) { shared.withLock { $0.connected = value } }
+    fileprivate func countPublished(_ n: Int) { shared.withLock { $0.published += n } }
+    fileprivate func next(ifBelow window: Int, outstanding: Int) -> MQTTMessage? {
+        guard outstanding < window else { return nil }
+        return shared.withLock { $0.queue.pop() }
+    }
+    fileprivate func tell(_ event: Event) { onEvent(event) }
+    fileprivate var wake: Wakeup? { wakeup }
+}
+
+/// The client's thread: connect, serve the connection, wait and connect again, until stopped
+/// or refused.
+private struct ClientLoop {
+    let client: MQTTClient
+
+    enum End {
+        case stopped
+        case lost(MQTTError)
+        case failed(MQTTError)
+    }
+
+    func main() {
+        let connection: MosquittoConnection
+        do {
+            connection = try MosquittoConnection(client.settings)
+        } catch {
+            return client.tell(.failed(error))
+        }
+        guard let wakeup = client.wake else {
+            return client.tell(.failed(.badSetting("no descriptor left for the MQTT client's wake-up pipe")))
+        }
+        var delay = client.settings.firstRetry
+        var first = true
+        while !client.stopping {
+            let end: End
+            if let error = connection.connect(first: first) {
+                end = error.isFatal ? .failed(error) : .lost(error)
+            } else {
+                first = false
+                end = serve(connection, wakeup: wakeup) { delay = client.settings.firstRetry }
+            }
+            client.setConnected(false)
+            switch end {
+            case .stopped:
+                return
+            case .failed(let error):
+                return client.tell(.failed(error))
+            case .lost(let error):
+                client.tell(.disconnected(error, retry: delay))
+                if wakeup.sleep(delay) { wakeup.drain() }
+                delay = min(delay * 2, client.settings.longestRetry)
+            }
+        }
+    }
+
+    /// Reads, writes and pings on one connection until it is lost, refused or stopped.
+    private func serve(_ connection: MosquittoConnection, wakeup: Wakeup, accepted: () -> Void) -> End {
+        var outstanding = 0
+        var connected = false
+        var stopDeadline: Double?
+        while true {
+            for news in connection.takeNews() {
+                switch news {
+                case .connack(0):
+                    for filter in client.settings.subscriptions {
+                        if let error = connection.subscribe(filter, qos: client.settings.subscriptionQoS) { return .failed(error) }
+                    }
+                    for message in client.settings.birth where connection.publish(message) != nil { outstanding += 1 }
+                    connected = true
+                    client.setConnected(true)
+                    accepted()
+                    client.tell(.connected)
+                case .connack(let code):
+                    return .failed(connection.refusal(code))
+                case .disconnected:
+                    if stopDeadline != nil { return .stopped }
+                    return .lost(.unreachable(broker: client.settings.broker, reason: "the broker closed the connection"))
+                case .message(let topic, let payload):
+                    client.tell(.message(topic: topic, payload: payload))
+                case .published:
+                    outstanding = max(0, outstanding - 1)
+                    client.countPublished(1)
+                }
+            }
+            if connected {
+                while let message = client.next(ifBelow: MQTTClient.window, outstanding: outstanding) {
+                    // A message libmosquitto refuses (a topic it finds invalid) cannot be sent at all.
+                    if connection.publish(message) != nil { outstanding += 1 }
+                }
+            }
+            if client.stopping {
+                let now = Clocks.monotonicSeconds
+                if stopDeadline == nil { stopDeadline = now + 1 }
+                // Goodbye once what was queued has been written (or the time is up).
+                if !connected || (!connection.wantsWrite && outstanding == 0) || now > stopDeadline! {
+                    connection.disconnect()
+                    _ = connection.write()
+                    return .stopped
+                }
+            }
+            var fds = [
+                pollfd(fd: connection.socket, events: Int16(POLLIN) | (connection.wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
+                pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            // Woken by a publish or a stop; otherwise once a second for keep-alive.
+            let timeout: Int32 = stopDeadline == nil ? 1000 : 20
+            guard fds[0].fd >= 0 else { return .lost(.unreachable(broker: client.settings.broker, reason: "connection closed")) }
+            _ = poll(&fds, 2, timeout)
+            if fds[1].revents != 0 { wakeup.drain() }
+            let socketEvents = fds[0].revents
+            if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0, let error = connection.read() {
+                return ended(error, connection, stopping: stopDeadline != nil)
+            }
+            if socketEvents & Int16(POLLOUT) != 0, let error = connection.write() {
+                return ended(error, connection, stopping: stopDeadline != nil)
+            }
+            if let error = connection.misc() { return ended(error, connection, stopping: stopDeadline != nil) }
+        }
+    }
+
+    private func ended(_ error: MQTTError, _ connection: MosquittoConnection, stopping: Bool) -> End {
+        if stopping { return .stopped }
+        // A refused CONNACK ends the read with "connection refused": the broker's own code,
+        // told just before, says why (a bad password is not an absent broker).
+        for case .connack(let code) in connection.takeNews() where code != 0 {
+            return .failed(connection.refusal(code))
+        }
+        return error.isFatal ? .failed(error) : .lost(error)
+    }
+}

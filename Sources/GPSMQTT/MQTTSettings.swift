@@ -1,0 +1,67 @@
+/// Where a client connects and as whom: everything libmosquitto is told before it connects.
+public struct MQTTSettings: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var clientID: String
+    public var username: String?
+    /// Never from the command line: a file or the environment (the CLI reads them).
+    public var password: String?
+    public var tls: TLS?
+    /// Published by the broker for this client when its connection is lost without a goodbye.
+    public var will: MQTTMessage?
+    /// Published first on every connection, before anything queued: the `online` that
+    /// answers the will, and retained configuration (Home Assistant's discovery).
+    public var birth: [MQTTMessage] = []
+    /// Topic filters (wildcards allowed) subscribed on every connection, at `subscriptionQoS`.
+    public var subscriptions: [String] = []
+    public var subscriptionQoS = 1
+    /// Seconds between pings when nothing else is sent; a dead broker is noticed within 1.5×.
+    public var keepAlive = 10
+    /// The pause before trying the broker again, doubling from `firstRetry` to `longestRetry`.
+    /// The longest is short: a broker restarted is published to again within about 2 s.
+    public var firstRetry = 0.25
+    public var longestRetry = 2.0
+
+    public struct TLS: Sendable, Equatable {
+        /// The CA that signed the broker's certificate; nil trusts the system's CAs.
+        public var caFile: String?
+        /// A client certificate and its key, for brokers that ask for one.
+        public var certFile: String?
+        public var keyFile: String?
+
+        public init(caFile: String? = nil, certFile: String? = nil, keyFile: String? = nil) {
+            self.caFile = caFile
+            self.certFile = certFile
+            self.keyFile = keyFile
+        }
+    }
+
+    public init(host: String, port: Int, clientID: String) {
+        self.host = host
+        self.port = port
+        self.clientID = clientID
+    }
+
+    /// `host:port`, as messages name the broker.
+    public var broker: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// One message to publish, or one received.
+public struct MQTTMessage: Sendable, Equatable {
+    public var topic: String
+    public var payload: [UInt8]
+    /// 0 (at most once) or 1 (at least once).
+    public var qos: Int
+    public var retain: Bool
+
+    public init(topic: String, payload: [UInt8], qos: Int = 0, retain: Bool = false) {
+        self.topic = topic
+        self.payload = payload
+        self.qos = qos
+        self.retain = retain
+    }
+
+    public init(topic: String, text: String, qos: Int = 0, retain: Bool = false) {
+        self.init(topic: topic, payload: Array(text.utf8), qos: qos, retain: retain)
+    }
+}

@@ -1,0 +1,32 @@
+/// The topics a receiver's reports go to under a prefix: `PREFIX/tpv`, `PREFIX/sky`,
+/// `PREFIX/status`; with a device name (several receivers in one `serve`), `PREFIX/NAME/…`.
+public struct MQTTTopics: Sendable, Equatable {
+    public let prefix: String
+
+    public init(prefix: String) { self.prefix = prefix }
+
+    public func tpv(device: String? = nil) -> String { topic("tpv", device) }
+    public func sky(device: String? = nil) -> String { topic("sky", device) }
+    /// gpsfix's own presence under the prefix: `online` (retained), `offline` (the will).
+    public var status: String { prefix + "/status" }
+
+    private func topic(_ leaf: String, _ device: String?) -> String {
+        guard let device else { return prefix + "/" + leaf }
+        return prefix + "/" + Self.name(device) + "/" + leaf
+    }
+
+    /// A device as one topic level: `/dev/ttyACM0` is `ttyACM0`; the separators and wildcards
+    /// of MQTT (`/`, `+`, `#`), spaces and controls become `_`.
+    public static func name(_ device: String) -> String {
+        var text = Substring(device)
+        if text.hasPrefix("/dev/") { text = text.dropFirst(5) }
+        let safe = text.unicodeScalars.map { c -> Character in
+            switch c {
+            case "/", "+", "#", " ", "$": "_"
+            case _ where c.value < 0x20 || c.value == 0x7F: "_"
+            default: Character(c)
+            }
+        }
+        return safe.isEmpty ? "_" : String(safe)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GPSTestSupport
+import Testing
+
+/// TLS with a CA the test makes (openssl), and a broker that wants a password: what works, and
+/// that a wrong CA or a wrong password is a clear error naming the broker, exit 1.
+@Suite("serve --mqtt with TLS and a password", .serialized,
+       .enabled(if: GPSFixBinary.isAvailable && MQTTBroker.isAvailable && access("/usr/bin/openssl", X_OK) == 0,
+                "mosquitto, mosquitto-clients and openssl are needed"),
+       .timeLimit(.minutes(1)))
+struct MQTTSecurityTests {
+    /// A CA, a broker certificate for 127.0.0.1 signed by it, another CA, and a password file.
+    final class Secrets: Sendable {
+        let dir: TemporaryDirectory
+        var path: String { dir.path }
+
+        init() async throws {
+            dir = try TemporaryDirectory()
+            // mosquitto drops to its own user: it must read the key and the password file.
+            chmod(dir.path, 0o755)
+            let p = dir.path
+            _ = try dir.write("ext.cnf", "subjectAltName=IP:127.0.0.1\n")
+            for step in [
+                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(p)/ca.key", "-out", "\(p)/ca.crt", "-days", "2", "-subj", "/CN=gpsfix test CA"],
+                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(p)/other.key", "-out", "\(p)/other.crt", "-days", "2", "-subj", "/CN=another CA"],
+                ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(p)/server.key", "-out", "\(p)/server.csr", "-subj", "/CN=127.0.0.1"],
+                ["x509", "-req", "-in", "\(p)/server.csr", "-CA", "\(p)/ca.crt", "-CAkey", "\(p)/ca.key", "-CAcreateserial",
+                 "-out", "\(p)/server.crt", "-days", "2", "-extfile", "\(p)/ext.cnf"],
+            ] {
+                let result = try await runTool("/usr/bin/openssl", step)
+                guard result.status == 0 else { throw SpawnError(description: "openssl \(step[0]): \(result.err)") }
+            }
+            let passwd = try await runTool(MQTTBroker.passwd, ["-c", "-b", "\(p)/passwords", "van7", "right horse"])
+            guard passwd.status == 0 else { throw SpawnError(description: "mosquitto_passwd: \(passwd.err)") }
+            for file in ["server.key", "passwords"] { chmod("\(p)/\(file)", 0o644) }
+            _ = try dir.write("good.pass", "right horse\n")
+            _ = try dir.write("bad.pass", "wrong horse\n")
+        }
+
+        var brokerConfig: [String] {
+            ["cafile \(path)/ca.crt", "certfile \(path)/server.crt", "keyfile \(path)/server.key", "password_file \(path)/passwords"]
+        }
+    }
+
+    @Test("TLS with the test's CA and the right password publishes")
+    func tlsWorks() async throws {
+        let secrets = try await Secrets()
+        let broker = try await MQTTBroker(extra: secrets.brokerConfig, anonymous: false)
+        let capture = try secrets.dir.drive(epochs: 30)
+        let serve = try await mqttServe(broker, prefix: "fleet/van7",
+                                        ["--replay", capture, "--loop", "--mqtt-cafile", "\(secrets.path)/ca.crt",
+                                         "--mqtt-password-file", "\(secrets.path)/good.pass"],
+                                        scheme: "mqtts", user: "van7")
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("publishing to the mqtts broker at 127.0.0.1:\(broker.port)") },
+                "\(serve.stderr)")
+        let sub = try Collector(MQTTBroker.sub, ["-h", "127.0.0.1", "-p", String(broker.port), "--cafile", "\(secrets.path)/ca.crt",
+                                                 "-u", "van7", "-P", "right horse", "-t", "fleet/van7/tpv", "-C", "2"])
+        #expect(await sub.waitFor { $0.lines.count == 2 }, "\(sub.stderr)")
+        #expect(sub.lines.allSatisfy { mqttJSON($0)?["class"] as? String == "TPV" })
+        #expect(await serve.stop() == 0)
+    }
+
+    @Test("A wrong CA is a TLS error naming the broker and the reason, exit 1")
+    func wrongCA() async throws {
+        let secrets = try await Secrets()
+        let broker = try await MQTTBroker(extra: secrets.brokerConfig, anonymous: false)
+        let capture = try secrets.dir.drive(epochs: 3)
+        let result = try await runTool(GPSFixBinary.url!.path, [
+            "serve", "--no-listen", "--replay", capture, "--loop", "--mqtt", "mqtts://van7@127.0.0.1:\(broker.port)/fleet/van7",
+            "--mqtt-cafile", "\(secrets.path)/other.crt", "--mqtt-password-file", "\(secrets.path)/good.pass"], within: .seconds(10))
+        #expect(result.status == 1)
+        #expect(result.err.contains("TLS with the MQTT broker at 127.0.0.1:\(broker.port) failed (") && result.err.contains("certificate verify failed"),
+                "\(result.err)")
+    }
+
+    @Test("A wrong password is a refused login naming the broker, exit 1")
+    func wrongPassword() async throws {
+        let secrets = try await Secrets()
+        let broker = try await MQTTBroker(extra: secrets.brokerConfig, anonymous: false)
+        let capture = try secrets.dir.drive(epochs: 3)
+        let result = try await runTool(GPSFixBinary.url!.path, [
+            "serve", "--no-listen", "--replay", capture, "--loop", "--mqtt", "mqtts://van7@127.0.0.1:\(broker.port)/fleet/van7",
+            "--mqtt-cafile", "\(secrets.path)/ca.crt", "--mqtt-password-file", "\(secrets.path)/bad.pass"], within: .seconds(10))
+        #expect(result.status == 1)
+        #expect(result.err.contains("The MQTT broker at 127.0.0.1:\(broker.port) refused the login ("), "\(result.err)")
+        #expect(result.err.contains("--mqtt-password-file"))
+    }
+}
