@@ -21,9 +21,9 @@ extension GpsdServer {
     }
 
     /// Serves several sources at once, each as the device of the same index (the server was
-    /// made with one device per service). The server stops when every source has failed;
-    /// one that fails while others go on is told through `onEvent` (with its index), and
-    /// the first failure is returned.
+    /// made with one device per service). The server stops when every source has failed, and
+    /// returns the first failure then; one that fails while others go on is told through
+    /// `onEvent` (with its index) only.
     @discardableResult
     public func serve(_ services: [LocationService], heartbeat: Heartbeat? = nil,
                       onEvent: (@Sendable (Int, LocationEvent) -> Void)? = nil) -> LocationError? {
@@ -47,7 +47,7 @@ extension GpsdServer {
             service.unsubscribe(subscription)
             service.stop()
         }
-        return failures.first
+        return failures.ending
     }
 }
 
@@ -70,5 +70,6 @@ private final class FailureBox: Sendable {
         }
     }
 
-    var first: LocationError? { state.withLock { $0.first } }
+    /// The first failure, if every source failed (which is what ended the serving).
+    var ending: LocationError? { state.withLock { $0.count >= sources ? $0.first : nil } }
 }
