@@ -121,7 +121,3 @@ func mqttServe(_ broker: MQTTBroker, prefix: String, _ arguments: [String], anno
     return try await GPSFixProcess(["serve", "--no-listen", "--mqtt", url] + arguments, announcement: announcement)
 }
 
-/// The JSON object in `text`, if it is one.
-func mqttJSON(_ text: String) -> [String: Any]? {
-    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
-}

@@ -30,6 +30,29 @@ struct MQTTPublishTests {
         sub.stop()
     }
 
+    @Test("Several sources in one serve publish each under PREFIX/NAME/, NAME a topic level made of its device")
+    func severalSources() async throws {
+        let broker = try await MQTTBroker()
+        let dir = try TemporaryDirectory()
+        let a = try dir.write("a.nmea", TestCapture.text((0..<4).map(TestCapture.epoch)))
+        let b = try dir.write("b.nmea", TestCapture.text((10..<13).map(TestCapture.epoch)))
+        let sub = try Collector.subscriber(broker, "fleet/#")
+        try await Task.sleep(for: .milliseconds(300))
+
+        let serve = try await mqttServe(broker, prefix: "fleet", ["--replay", a, "--replay", b, "--speed", "10"])
+
+        // A path is not a topic level: its separators become "_".
+        let (nameA, nameB) = (a.replacingOccurrences(of: "/", with: "_"), b.replacingOccurrences(of: "/", with: "_"))
+        #expect(await sub.waitFor { $0.payloads("fleet/\(nameA)/tpv").count == 4 && $0.payloads("fleet/\(nameB)/tpv").count == 3 },
+                "\(sub.output)\n\(serve.stderr)")
+        #expect(sub.payloads("fleet/\(nameA)/tpv").allSatisfy { jsonObject($0)?["device"] as? String == a })
+        #expect(sub.payloads("fleet/\(nameB)/tpv").allSatisfy { jsonObject($0)?["device"] as? String == b })
+        #expect(sub.payloads("fleet/status").first == "online")
+        #expect(sub.payloads("fleet/tpv").isEmpty, "nothing at the prefix itself with several sources")
+        _ = await serve.stop()
+        sub.stop()
+    }
+
     @Test("A late subscriber gets the retained last TPV at once")
     func lateSubscriberGetsRetainedTPV() async throws {
         let broker = try await MQTTBroker()
@@ -46,7 +69,7 @@ struct MQTTPublishTests {
 
         // Then it gets that fix, retained
         #expect(await late.waitFor(within: .seconds(3)) { $0.lines.count == 1 })
-        let tpv = try #require(mqttJSON(late.payloads("fleet/van7/tpv").first ?? ""))
+        let tpv = try #require(jsonObject(late.payloads("fleet/van7/tpv").first ?? ""))
         #expect(tpv["time"] as? String == "2019-04-12T12:00:04.000Z")
         _ = await serve.stop()
         early.stop()
@@ -149,7 +172,7 @@ struct MQTTPublishTests {
         #expect(await watch.waitFor { $0.lines.filter { $0.contains("\"TPV\"") }.count == 8 }, "\(watch.output) \(watch.stderr)")
         let direct = try await runTool(GPSFixBinary.url!.path, ["watch", "--replay", capture, "--json", "--speed", "max"])
         func positions(_ lines: [Substring]) -> [[Double]] {
-            lines.compactMap { mqttJSON(String($0)) }.filter { $0["class"] as? String == "TPV" }.map {
+            lines.compactMap { jsonObject(String($0)) }.filter { $0["class"] as? String == "TPV" }.map {
                 [$0["lat"], $0["lon"], $0["altMSL"], $0["speed"]].map { ($0 as? NSNumber)?.doubleValue ?? .nan }
             }
         }

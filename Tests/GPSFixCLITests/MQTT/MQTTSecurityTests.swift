@@ -56,7 +56,7 @@ struct MQTTSecurityTests {
         let sub = try Collector(MQTTBroker.sub, ["-h", "127.0.0.1", "-p", String(broker.port), "--cafile", "\(secrets.path)/ca.crt",
                                                  "-u", "van7", "-P", "right horse", "-t", "fleet/van7/tpv", "-C", "2"])
         #expect(await sub.waitFor { $0.lines.count == 2 }, "\(sub.stderr)")
-        #expect(sub.lines.allSatisfy { mqttJSON($0)?["class"] as? String == "TPV" })
+        #expect(sub.lines.allSatisfy { jsonObject($0)?["class"] as? String == "TPV" })
         #expect(await serve.stop() == 0)
     }
 
