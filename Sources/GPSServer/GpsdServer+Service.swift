@@ -27,7 +27,7 @@ extension GpsdServer {
     @discardableResult
     public func serve(_ services: [LocationService], heartbeat: Heartbeat? = nil,
                       onEvent: (@Sendable (Int, LocationEvent) -> Void)? = nil) -> LocationError? {
-        precondition(services.count == tags.count, "one service per device")
+        precondition(services.count == deviceCount, "one service per device")
         let failures = FailureBox(sources: services.count)
         let subscriptions = services.enumerated().map { device, service in
             let manager = service.manager

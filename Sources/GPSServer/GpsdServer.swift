@@ -26,11 +26,6 @@ public final class GpsdServer: Sendable {
     /// machine can connect there; nil when not asked for.
     public let nmeaAddress: ListenAddress?
     public let nmeaIsLoopback: Bool
-    /// The `"device"` member of each device's reports, escaped once; indexed as `publish`'s
-    /// `device`.
-    let tags: [GPSDJSON.Device]
-    /// Each device's path, as a `?WATCH`'s `"device"` names it.
-    let paths: [String]
     let log: @Sendable (String) -> Void
     let listeners: [Listener]
     let nmeaListener: Listener?
@@ -43,6 +38,8 @@ public final class GpsdServer: Sendable {
     struct DeviceState {
         /// What DEVICE and DEVICES say: its rate can become known (autobaud) after the start.
         var description: DeviceDescription
+        /// The `"device"` member of its reports, escaped once.
+        let tag: GPSDJSON.Device
         /// When the device was (re)activated; nil while it is gone.
         var activated: Double?
         /// What ?POLL answers with: its last TPV and SKY, each alone.
@@ -113,7 +110,6 @@ public final class GpsdServer: Sendable {
 
     private init(listeners: [Listener], configuration: ServerConfiguration, devices: [DeviceDescription],
                  log: @escaping @Sendable (String) -> Void) throws(ServerError) {
-        precondition(!devices.isEmpty, "a server serves at least one device")
         addresses = listeners.map(\.address)
         exposed = listeners.filter { !$0.isLoopback }.map(\.address)
         self.listeners = listeners
@@ -126,12 +122,10 @@ public final class GpsdServer: Sendable {
         if let target = configuration.nmeaDatagramAddress { datagrams = try DatagramSender(target) }
         self.datagrams = datagrams
         self.configuration = configuration
-        tags = devices.map { GPSDJSON.Device($0.path) }
-        paths = devices.map(\.path)
         self.log = log
         guard let wake = Wakeup() else { throw .system(call: "pipe", reason: String(cString: strerror(errno))) }
         self.wake = wake
-        shared = Mutex(Shared(devices: devices.map { DeviceState(description: $0) }))
+        shared = Mutex(Shared(devices: devices.map { DeviceState(description: $0, tag: GPSDJSON.Device($0.path)) }))
     }
 
     // MARK: - From the source
@@ -139,8 +133,10 @@ public final class GpsdServer: Sendable {
     /// Hands one event of device `device` (its index among the devices) to the clients. Cheap
     /// and non-blocking: called on the source's thread.
     public func publish(_ event: LocationEvent, device: Int = 0) {
-        precondition(tags.indices.contains(device), "no device \(device)")
-        let tag = tags[device]
+        let tag = shared.withLock { s -> GPSDJSON.Device in
+            precondition(s.devices.indices.contains(device), "no device \(device)")
+            return s.devices[device].tag
+        }
         var w = ByteWriter(capacity: 2048)
         let item: Outgoing
         // What ?POLL answers with later: the last TPV and SKY, each alone.
@@ -236,6 +232,18 @@ public final class GpsdServer: Sendable {
         }
         if mustWake { wake.signal() }
     }
+
+    /// Adds a device that appeared after the start (a vehicle first heard of on an MQTT
+    /// fleet): its index for `publish`. Listed in DEVICES once its first data comes.
+    public func addDevice(_ description: DeviceDescription) -> Int {
+        shared.withLock { s in
+            s.devices.append(DeviceState(description: description, tag: GPSDJSON.Device(description.path)))
+            return s.devices.count - 1
+        }
+    }
+
+    /// How many devices it serves, as `addDevice` counts them.
+    public var deviceCount: Int { shared.withLock { $0.devices.count } }
 
     /// How many clients are connected, of either port, as the loop last counted them.
     public var clientCount: Int { shared.withLock { $0.clientCount } }

@@ -101,28 +101,28 @@ struct ServerLoop {
 
     /// Moves what the source published to the clients that want it. Returns true on stop.
     private mutating func takePublished(now: Double) -> Bool {
-        let (items, stopping, overflow) = server.shared.withLock { s -> ([GpsdServer.Outgoing], Bool, Int) in
+        let (items, stopping, overflow, paths) = server.shared.withLock { s -> ([GpsdServer.Outgoing], Bool, Int, [String]) in
             defer { s.pending.removeAll(keepingCapacity: true); s.overflow = 0; s.wakePending = false }
-            return (s.pending, s.stopping, s.overflow)
+            return (s.pending, s.stopping, s.overflow, s.devices.map(\.description.path))
         }
         if overflow > 0 { server.log("gpsfix: serve: fell behind the source; \(overflow) reports dropped for everyone") }
         for item in items {
             switch item {
             case .report(let line, let device):
-                let path = server.paths[device]
+                let path = paths[device]
                 for client in clients where client.policy.wantsReports && client.policy.watches(path) {
                     deliver(line, to: client, now: now)
                 }
             case .sentence(let line, let device):
                 // The NMEA port's clients get every device's sentences; gpsd's, the ones watched.
-                let path = server.paths[device]
+                let path = paths[device]
                 for client in clients where client.wantsSentences && (client.kind == .nmea || client.policy.watches(path)) {
                     deliver(line, to: client, now: now)
                 }
                 sendDatagram(line)
             case .device(let line, let device):
                 // gpsd tells watchers of either kind when a device comes and goes.
-                let path = server.paths[device]
+                let path = paths[device]
                 for client in clients where client.policy.enable && client.policy.json && client.policy.watches(path) {
                     deliver(line, to: client, now: now)
                 }
@@ -223,7 +223,7 @@ struct ServerLoop {
         let listed = devices.map { ($0.description, activated: $0.activated) }
         switch request {
         case .watch(let change?):
-            if let path = change.device, !server.paths.contains(path) {
+            if let path = change.device, !devices.contains(where: { $0.description.path == path }) {
                 // gpsd's words, and as gpsd the watch is left as it was.
                 client.send(Reports.error("No such device as \(path)"), now: now)
                 return
@@ -242,8 +242,12 @@ struct ServerLoop {
         case .devices:
             client.send(Reports.devices(listed), now: now)
         case .device(configures: false):
-            // The device watched, or the first.
-            let shown = devices.first { client.policy.device == $0.description.path } ?? devices[0]
+            // The device watched, or the first; none yet (a fleet before its first vehicle) is
+            // answered as gpsd answers when it has no device.
+            guard let shown = devices.first(where: { client.policy.device == $0.description.path }) ?? devices.first else {
+                client.send(Reports.error("No device"), now: now)
+                return
+            }
             client.send(Reports.device(shown.description, activated: shown.activated), now: now)
         case .device(configures: true):
             client.send(Reports.error("gpsfix does not reconfigure receivers: it only reads them"), now: now)

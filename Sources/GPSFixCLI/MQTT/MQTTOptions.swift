@@ -18,18 +18,19 @@ enum MQTTOptions {
         .value("--mqtt-qos", "0|1", "QoS of what is published (default 0). At 1, up to \(MQTTClient.defaultQueueCapacity) reports are kept while the broker is away."),
         .flag("--mqtt-homeassistant", "Publish a Home Assistant discovery config: the receiver appears as a device_tracker."),
         .flag("--no-listen", "Do not serve gpsd's protocol on a port: publish to --mqtt only."),
+        .value("--mqtt-in", "URL", "Re-serve a fleet from a broker over gpsd's protocol, one device per publisher: mqtt://[USER@]HOST[:PORT]/PREFIX, wildcards allowed (fleet/+)."),
     ] + connection
 
     static let watch: [OptionSpec] = [
         .value("--mqtt", "URL", "Read what 'gpsfix serve --mqtt' publishes: mqtt://[USER@]HOST[:PORT]/PREFIX; wildcards read a fleet (fleet/+)."),
     ] + connection
 
-    static func address(_ args: ParsedArguments) throws(UsageError) -> MQTTAddress? {
-        guard let text = args["--mqtt"] else { return nil }
+    static func address(_ args: ParsedArguments, _ option: String = "--mqtt") throws(UsageError) -> MQTTAddress? {
+        guard let text = args[option] else { return nil }
         do {
             return try MQTTAddress(parsing: text)
         } catch {
-            throw UsageError(message: "--mqtt: \(error.description). It takes mqtt://[USER@]HOST[:PORT]/PREFIX or mqtts://…")
+            throw UsageError(message: "\(option): \(error.description). It takes mqtt://[USER@]HOST[:PORT]/PREFIX or mqtts://…")
         }
     }
 

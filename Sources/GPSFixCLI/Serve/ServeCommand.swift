@@ -74,6 +74,9 @@ struct ServeCommand {
         // Sentences are forwarded for the clients that watch with "nmea" or "raw". A service
         // comes up before its receiver: what is not there yet is waited for. Several sources
         // are several devices, as gpsd serves several receivers.
+        if let fleet = try MQTTFleetIn.manager(args) {
+            return try serveFleet(fleet, configuration: configuration, passed: passed, notifier: notifier, listens: listens)
+        }
         let managers = try SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: listens, waits: true)
         let several = managers.count > 1
         let sources = managers.map(\.sourceDescription).joined(separator: ", ")
@@ -143,6 +146,39 @@ struct ServeCommand {
         // `offline`, then what is still queued, then goodbye.
         publisher?.stop()
         if let error = mqttFailure.withLock({ $0 }) { throw error }
+        return failure
+    }
+
+    /// `--mqtt-in`: a fleet from a broker, each publisher a device of its own.
+    private func serveFleet(_ fleet: MQTTManager, configuration: ServerConfiguration, passed: PassedSockets?,
+                            notifier: ServiceNotifier?, listens: Bool) throws -> LocationError? {
+        let others = SourceOptions.sourceNames.filter { args[$0] != nil } + (args["--mqtt"] != nil ? ["--mqtt"] : [])
+        guard others.isEmpty else {
+            throw UsageError(message: "--mqtt-in re-serves a fleet on its own: \(others.joined(separator: " and ")) cannot be mixed in")
+        }
+        guard listens else { throw UsageError(message: "--mqtt-in serves over gpsd's protocol: --no-listen leaves nothing to serve") }
+        let note = UncheckedBox(terminal)
+        let log: @Sendable (String) -> Void = { line in note.value.note(line) }
+        let server = try makeServer(configuration, devices: [], passed: passed, log: log)
+        let link = notifier.map { ServiceManagerLink(notifier: $0, log: log) }
+        let addresses = server.addresses.map(\.description).joined(separator: " and ")
+        terminal.note("gpsfix: serving gpsd's protocol on \(addresses) from \(fleet.sourceDescription), one device per publisher; Ctrl-C to stop")
+        for address in server.exposed {
+            terminal.note("gpsfix: WARNING: \(address) is not loopback: anyone who can reach this machine on port \(address.port) can read its position.")
+        }
+        let interrupts = Interrupts { _ in
+            link?.stopping()
+            server.stop()
+        }
+        let failure = MQTTFleetIn.serve(fleet, on: server, heartbeat: link?.heartbeat) { vehicle, event in
+            let source = vehicle.map { "\(fleet.sourceDescription) \($0)" } ?? fleet.sourceDescription
+            link?.event(event, source: source, reception: nil)
+            if case .status(let status) = event, let text = StatusWords.line(status, source: source) {
+                note.value.note("gpsfix: " + text)
+            }
+        }
+        link?.stopping()
+        interrupts.cancel()
         return failure
     }
 
