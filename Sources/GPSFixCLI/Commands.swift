@@ -50,7 +50,7 @@ enum Commands {
             .flag("-t", "Prefix each line with the local time it was written ('2026-11-30 07:10:00: '), as 'gpspipe -t' does."),
         ],
         positionals: 0,
-        details: "Without --json, one readable line per epoch: time, latitude and longitude in degrees,\naltitude (MSL), speed, course, mode and satellites used. A replay ends when the capture\ndoes; a receiver is watched until Ctrl-C, through unplugging and plugging in again.",
+        details: "Without --json, one readable line per epoch: time, latitude and longitude in degrees,\naltitude (MSL), speed, course, mode and satellites used. A replay ends when the capture\ndoes; a receiver is watched until Ctrl-C, through unplugging and plugging in again, and\none not plugged in yet is waited for.",
         run: { args, terminal in try WatchCommand(args: args, terminal: terminal).run() },
         examples: [
             Example("gpsfix watch", "Every fix from the first receiver found until Ctrl-C: the live view in a terminal, a line per fix in a pipe."),

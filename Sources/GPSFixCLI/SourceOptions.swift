@@ -10,7 +10,7 @@ enum SourceOptions {
     /// several at once: `--device A --device B --replay C`); the one receiver discovery finds
     /// when none is named. `--baud`, `--speed`, `--loop` and `--simulated` apply to each.
     static func managers(_ args: ParsedArguments, defaultSpeed: ReplayManager.Speed, forwardsSentences: Bool = false,
-                         waits: Bool = false) throws -> [any LocationManagerInterface] {
+                         waits: Waiting = .never) throws -> [any LocationManagerInterface] {
         let named = args.ordered(sourceNames)
         guard named.count > 1 else {
             return [try manager(args, defaultSpeed: defaultSpeed, forwardsSentences: forwardsSentences, waits: waits)]
@@ -28,9 +28,18 @@ enum SourceOptions {
         }
     }
 
-    /// `waits`: a source not there at the start is waited for (a service), not a failure.
+    /// What is waited for when it is not there at the start, rather than failing at once.
+    enum Waiting {
+        /// Nothing: a one-shot command fails fast with the reason.
+        case never
+        /// A receiver not plugged in yet (`watch`: as gpsd's hotplug).
+        case receivers
+        /// Every source: a receiver, gpsd, a network stream (a service comes up before them).
+        case everything
+    }
+
     static func manager(_ args: ParsedArguments, defaultSpeed: ReplayManager.Speed, forwardsSentences: Bool = false,
-                        waits: Bool = false) throws -> any LocationManagerInterface {
+                        waits: Waiting = .never) throws -> any LocationManagerInterface {
         let named = sourceNames.filter { args[$0] != nil }
         guard named.count <= 1 else {
             throw UsageError(message: "\(named.joined(separator: " and ")) are different sources: choose one")
@@ -40,9 +49,11 @@ enum SourceOptions {
                 throw UsageError(message: "--simulated is for sentences gpsfix reads itself (--device, --replay); gpsd decides for its own clients")
             }
             let (host, port) = try gpsdAddress(address)
-            return GpsdManager(host: host, port: port, forwardsSentences: forwardsSentences, waitsForGpsd: waits)
+            return GpsdManager(host: host, port: port, forwardsSentences: forwardsSentences, waitsForGpsd: waits == .everything)
         }
-        if args["--nmea-tcp"] != nil { return try networkStream(args, forwardsSentences: forwardsSentences, waits: waits) }
+        if args["--nmea-tcp"] != nil {
+            return try networkStream(args, forwardsSentences: forwardsSentences, waits: waits == .everything)
+        }
         if let path = args["--replay"] {
             let manager = ReplayManager(path: path, speed: try speed(args, default: defaultSpeed), loop: args.has("--loop"),
                                         forwardsSentences: forwardsSentences, acceptsSimulatedFixes: args.has("--simulated"))
@@ -51,7 +62,7 @@ enum SourceOptions {
             }
             return manager
         }
-        return try serial(args, forwardsSentences: forwardsSentences, waits: waits)
+        return try serial(args, forwardsSentences: forwardsSentences, waits: waits != .never)
     }
 
     /// Whether `manager` replays a pipe or FIFO: a feed that arrives over time, whatever the speed.
@@ -64,6 +75,8 @@ enum SourceOptions {
         let options = SerialNMEAManager.Options(baud: try baud(args), waitsForDevice: waits, forwardsSentences: forwardsSentences,
                                                 acceptsSimulatedFixes: args.has("--simulated"))
         if let path = args["--device"] { return SerialNMEAManager(path: path, options: options) }
+        // Waiting for a receiver to be plugged in, it reads the first one then.
+        if waits { return SerialNMEAManager(discovering: options) }
         guard let device = DeviceDiscovery.candidates().first else {
             throw LocationError.deviceNotFound(searched: DeviceDiscovery.searchedLocations())
         }

@@ -35,6 +35,8 @@ extension GpsdServer {
                 // The rate is known once the source has settled it, which may be well after it
                 // opened (autobaud): DEVICE says it from then on.
                 if let baud = manager.reception?.baud { setDeviceRate(baud, device: device) }
+                // A receiver found only once plugged in is named when it opens.
+                if case .status(.started) = event { renameDevice(device, to: manager.sourceDescription) }
                 publish(event, device: device)
                 onEvent?(device, event)
                 // A source that cannot go on (no such device, gpsd refused) ends the serving

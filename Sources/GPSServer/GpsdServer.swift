@@ -36,10 +36,11 @@ public final class GpsdServer: Sendable {
 
     /// What one device's source has made known.
     struct DeviceState {
-        /// What DEVICE and DEVICES say: its rate can become known (autobaud) after the start.
+        /// What DEVICE and DEVICES say: its rate can become known (autobaud) after the start,
+        /// and its path (a receiver found by discovery once it is plugged in).
         var description: DeviceDescription
         /// The `"device"` member of its reports, escaped once.
-        let tag: GPSDJSON.Device
+        var tag: GPSDJSON.Device
         /// When the device was (re)activated; nil while it is gone.
         var activated: Double?
         /// What ?POLL answers with: its last TPV and SKY, each alone.
@@ -239,6 +240,17 @@ public final class GpsdServer: Sendable {
         shared.withLock { s in
             s.devices.append(DeviceState(description: description, tag: GPSDJSON.Device(description.path)))
             return s.devices.count - 1
+        }
+    }
+
+    /// The device's path is now `path`: a source that opens a receiver it had to find (gpsd
+    /// learns a hotplugged device's path the same way). Before its first data, so clients
+    /// hear of it under its real name.
+    public func renameDevice(_ device: Int, to path: String) {
+        shared.withLock { s in
+            guard s.devices[device].description.path != path else { return }
+            s.devices[device].description.path = path
+            s.devices[device].tag = GPSDJSON.Device(path)
         }
     }
 

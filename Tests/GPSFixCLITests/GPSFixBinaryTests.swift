@@ -289,11 +289,11 @@ struct GPSFixBinaryTests {
         #expect(result.stderr.hasPrefix("gpsfix: watch: --replay needs a value (FILE)"))
     }
 
-    @Test("No receiver found: exit 1, saying where it looked", .timeLimit(.minutes(1)),
+    @Test("No receiver found: fix exits 1, saying where it looked (watch and serve wait instead)", .timeLimit(.minutes(1)),
           .enabled(if: !FileManager.default.fileExists(atPath: "/dev/serial/by-id") && !FileManager.default.fileExists(atPath: "/dev/ttyACM0")
                    && !FileManager.default.fileExists(atPath: "/dev/ttyUSB0") && !FileManager.default.fileExists(atPath: "/dev/gps0"),
                    "this machine has a serial port that may be a receiver"),
-          arguments: [[], ["watch"], ["fix", "--json"]])
+          arguments: [[], ["fix", "--json"], ["record", "x.nmea"]])
     func noSource(arguments: [String]) async throws {
         let result = try #require(await runGPSFix(arguments))
         #expect(result.status == 1, "\(result)")

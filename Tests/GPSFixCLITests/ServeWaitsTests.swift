@@ -41,6 +41,36 @@ struct ServeWaitsTests {
         #expect(fix.stderr.contains("no such device"))
     }
 
+    @Test("watch waits for a receiver too (a person plugs it in after starting), but not for gpsd")
+    func watchWaitsForReceiver() async throws {
+        let dir = try TemporaryDirectory()
+        let device = dir.path + "/gps", feed = dir.path + "/feed"
+        let watch = try await GPSFixProcess(["watch", "--device", device, "--baud", "9600", "--json"],
+                                            announcement: "— waiting for it to appear")
+        #expect(watch.process.isRunning)
+        let socat = try PtyPair(device: device, feed: feed)
+        defer { socat.stop() }
+        #expect(await waitUntil(.seconds(5)) { watch.stderr.contains("\(device): open, waiting for a fix") }, "\(watch.stderr)")
+        #expect(await watch.stop(SIGINT) == 0)
+
+        let port = try freeLoopbackPort()
+        let gpsd = try #require(await gpsfix("watch", "--gpsd", "127.0.0.1:\(port)", limit: .seconds(10)))
+        #expect(gpsd.status == 1, "watch does not wait for gpsd: \(gpsd)")
+    }
+
+    @Test("With no receiver named and none plugged in, serve waits for the first one discovery finds")
+    func discoveryWaits() async throws {
+        // This machine has no GPS: discovery finds nothing (checked first, or the test says nothing).
+        let found = try #require(await gpsfix("devices", limit: .seconds(10)))
+        try #require(found.stdout.contains("No GPS receiver") || found.status != 0 || found.stdoutLines.isEmpty, "a receiver is plugged in here: \(found)")
+        let serve = try await ServeProcess([])
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("— waiting for it to appear") }, "\(serve.stderr)")
+        #expect(serve.stderr.contains("from a GPS receiver; Ctrl-C to stop"), "\(serve.stderr)")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(serve.process.isRunning)
+        #expect(await serve.stop() == 0)
+    }
+
     @Test("serve --gpsd and --nmea-tcp wait for a peer that is not up yet")
     func peersAbsent() async throws {
         let port = try freeLoopbackPort()

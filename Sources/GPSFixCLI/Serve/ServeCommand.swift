@@ -77,7 +77,7 @@ struct ServeCommand {
         if let fleet = try MQTTFleetIn.manager(args) {
             return try serveFleet(fleet, configuration: configuration, passed: passed, notifier: notifier, listens: listens)
         }
-        let managers = try SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: listens, waits: true)
+        let managers = try SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: listens, waits: .everything)
         let several = managers.count > 1
         let sources = managers.map(\.sourceDescription).joined(separator: ", ")
         let note = UncheckedBox(terminal)

@@ -21,7 +21,7 @@ struct WatchCommand {
         let limit = try SourceOptions.count(args, "-n")
         let speed = try SourceOptions.speed(args, default: .factor(1))
         let managers: [any LocationManagerInterface] = try MQTTWatch.manager(args).map { [$0] }
-            ?? SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: format.needsSentences)
+            ?? SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: format.needsSentences, waits: .receivers)
         let several = managers.count > 1
         if several && !format.showsSeveralSources {
             let lines = OutputFormat.all.filter(\.showsSeveralSources).map { $0.flag ?? $0.title }

@@ -42,7 +42,11 @@ public final class SerialNMEAManager: LocationManagerInterface {
         }
     }
 
-    public let path: String
+    /// The port it reads: the one named, or for a manager made to discover, the receiver
+    /// found ("" until one is).
+    public var path: String { named ?? found.withLock { $0 } ?? "" }
+    private let named: String?
+    private let found = Mutex<String?>(nil)
     public let options: Options
 
     private let source = StreamSource(threadName: "gpsfix-serial")
@@ -56,8 +60,14 @@ public final class SerialNMEAManager: LocationManagerInterface {
     }
 
     /// For tests: a stand-in for `/dev/serial/by-id`.
-    init(path: String, options: Options, stableLinkDirectory: String) {
-        self.path = path
+    /// Reads the first GPS receiver that discovery finds (`DeviceDiscovery`) when it starts;
+    /// with `waitsForDevice`, waits for one to be plugged in, as gpsd's hotplug does.
+    public convenience init(discovering options: Options) {
+        self.init(path: nil, options: options, stableLinkDirectory: DeviceKind.stableLinkDirectory)
+    }
+
+    init(path: String?, options: Options, stableLinkDirectory: String) {
+        named = path
         self.options = options
         self.stableLinkDirectory = stableLinkDirectory
     }
@@ -67,7 +77,19 @@ public final class SerialNMEAManager: LocationManagerInterface {
         set { source.relay.delegate = newValue }
     }
 
-    public var sourceDescription: String { path }
+    /// The port; "a GPS receiver" while discovery has found none.
+    public var sourceDescription: String { path.isEmpty ? "a GPS receiver" : path }
+
+    /// The port discovery found, for a manager made to discover; nil otherwise, or when none
+    /// is plugged in (what to open at the start).
+    func portToOpen() throws(LocationError) -> String {
+        if let named { return named }
+        guard let device = DeviceDiscovery.candidates().first else {
+            throw .deviceNotFound(searched: DeviceDiscovery.searchedLocations())
+        }
+        found.withLock { $0 = device.path }
+        return device.path
+    }
 
     /// The counts since the port was last opened (a replugged receiver starts from zero).
     public var statistics: Statistics? { source.counted.value }

@@ -15,8 +15,9 @@ final class SerialOpener: StreamOpener {
     init(manager: SerialNMEAManager) { self.manager = manager }
 
     func open() throws(LocationError) -> any ByteStream {
-        let stream = try openConfigured(manager.path)
-        stableLinks = DeviceKind.stableLinks(to: manager.path, in: manager.stableLinkDirectory)
+        let path = try manager.portToOpen()
+        let stream = try openConfigured(path)
+        stableLinks = DeviceKind.stableLinks(to: path, in: manager.stableLinkDirectory)
         return stream
     }
 
