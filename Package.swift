@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "GPSOutput", targets: ["GPSOutput"]),
         .library(name: "GPSServer", targets: ["GPSServer"]),
         .library(name: "GPSMQTT", targets: ["GPSMQTT"]),
+        .library(name: "GPSTime", targets: ["GPSTime"]),
     ],
     targets: [
         .target(name: "NMEA", swiftSettings: strict),
@@ -38,7 +39,11 @@ let package = Package(
         // module of its own so that GPSSources (and every app using a serial receiver) does not
         // link libmosquitto.
         .target(name: "GPSMQTT", dependencies: ["NMEA", "GPSLocation", "GPSOutput", "GPSSystem", "CMosquitto"], swiftSettings: strict),
-        .target(name: "GPSFixCLI", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSOutput", "GPSServer", "GPSSystem", "GPSMQTT"], swiftSettings: strict),
+        // Time for an NTP server (chrony's SOCK refclock, the NTP shared memory segment); the
+        // C records' layout from a header, and the segment's counted store, which needs volatile.
+        .systemLibrary(name: "CTimeSamples", path: "Sources/CTimeSamples"),
+        .target(name: "GPSTime", dependencies: ["NMEA", "GPSSystem", "CTimeSamples"], swiftSettings: strict),
+        .target(name: "GPSFixCLI", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSOutput", "GPSServer", "GPSSystem", "GPSMQTT", "GPSTime"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSLocation", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
         // The engine and its formatters on hostile input, with every output checked: the body of
@@ -55,6 +60,7 @@ let package = Package(
         .testTarget(name: "GPSOutputTests", dependencies: ["NMEA", "GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSServerTests", dependencies: ["NMEA", "GPSServer", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSFixCLITests", dependencies: ["NMEA", "GPSFixCLI", "GPSLocation", "GPSSources", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSTimeTests", dependencies: ["NMEA", "GPSTime", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSMQTTTests", dependencies: ["NMEA", "GPSMQTT", "GPSLocation", "GPSOutput", "GPSTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

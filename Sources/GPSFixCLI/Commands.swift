@@ -116,25 +116,26 @@ enum Commands {
     static let serve = Command(
         name: "serve",
         summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
-        usage: "gpsfix serve [--listen [ADDR:]PORT | --no-listen] [--client-timeout S] [--nmea-listen [ADDR:]PORT] [--nmea-udp HOST:PORT] [--mqtt URL [--mqtt-qos 0|1]] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE [--speed X|max] [--loop]]…",
+        usage: "gpsfix serve [--listen [ADDR:]PORT | --no-listen] [--client-timeout S] [--nmea-listen [ADDR:]PORT] [--nmea-udp HOST:PORT] [--chrony-sock PATH] [--ntp-shm UNIT] [--time-offset SECONDS] [--mqtt URL [--mqtt-qos 0|1]] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE [--speed X|max] [--loop]]…",
         options: severalSourceOptions + [
             .value("--listen", "[ADDR:]PORT", "Where to listen (default 127.0.0.1:2947): a port alone is on loopback, an address alone keeps port 2947. Another address than loopback opens the feed to the network."),
             .value("--client-timeout", "S", "Disconnect a watcher that reads nothing it is sent for S seconds (default 15). As in gpsd, a client that asks nothing goes after 60 s, and a poller 15 minutes after its last request."),
             .value("--nmea-listen", "[ADDR:]PORT", "Also serve every sentence, as received with CR LF, to each TCP client on PORT (10110 by convention; loopback unless ADDR says otherwise)."),
             .value("--nmea-udp", "HOST:PORT", "Also send every sentence as one UDP datagram to HOST:PORT (a broadcast address reaches a whole network)."),
-        ] + MQTTOptions.serve,
+        ] + TimeFeed.options + MQTTOptions.serve,
         positionals: 0,
-        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Chart plotters and apps that read NMEA over\nTCP or UDP (OpenCPN, Signal K) read --nmea-listen or --nmea-udp. Runs until Ctrl-C or\nSIGTERM; when a replay ends, its last fix is still served.\n\nUnder systemd (systemd/gpsfix.socket and gpsfix.service): listens for gpsd's clients on the\nsockets systemd passes (LISTEN_FDS) instead of binding --listen's, and tells it READY=1, the\nsource's state (STATUS=) and WATCHDOG=1 through NOTIFY_SOCKET.",
+        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Chart plotters and apps that read NMEA over\nTCP or UDP (OpenCPN, Signal K) read --nmea-listen or --nmea-udp. Runs until Ctrl-C or\nSIGTERM; when a replay ends, its last fix is still served.\n\nUnder systemd (systemd/gpsfix.socket and gpsfix.service): listens for gpsd's clients on the\nsockets systemd passes (LISTEN_FDS) instead of binding --listen's, and tells it READY=1, the\nsource's state (STATUS=) and WATCHDOG=1 through NOTIFY_SOCKET.\n\nTime for chrony (--chrony-sock, --ntp-shm): each fix of the first source, from a live\nreceiver (serial or --nmea-tcp) with a date, is its time against the system time its\nfirst byte was read. NMEA alone is good to tens or hundreds of milliseconds (a PPS signal\nis needed for better); --time-offset takes out a receiver's fixed delay.",
         run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() },
         examples: [
             Example("gpsfix serve", "The first receiver found, served on 127.0.0.1:2947 as gpsd would; read it with 'gpspipe -w' or 'cgps'."),
             Example("gpsfix serve --listen 2948 --replay drive.nmea --loop", "A capture, over and over, on 127.0.0.1:2948: a test bench for gpsd's clients ('gpspipe -w 127.0.0.1:2948')."),
             Example("gpsfix serve --gpsd otherhost --listen 0.0.0.0:2947", "Another machine's gpsd, served to this machine's network (with a warning: not loopback)."),
             Example("gpsfix serve --nmea-listen 10110 --nmea-udp 192.168.1.255:10110", "Also the sentences, for chart plotters: over TCP on 127.0.0.1:10110, and broadcast to the boat's network by UDP."),
+            Example("gpsfix serve --device /dev/ttyUSB0 --chrony-sock /run/chrony/gpsfix.sock --time-offset 0.1", "Also the receiver's time to chronyd ('refclock SOCK /run/chrony/gpsfix.sock refid GPS' in chrony.conf), 100 ms of output delay taken out."),
         ],
         exits: [
             ExitStatus(0, meaning: "Ctrl-C or SIGTERM stopped the server."),
-            ExitStatus(1, meaning: "It could not listen (the port in use, a port below 1024 without root, an address not of this machine, a host name that does not resolve, a socket systemd passed that is not a listening TCP one), or the source failed."),
+            ExitStatus(1, meaning: "It could not listen (the port in use, a port below 1024 without root, an address not of this machine, a host name that does not resolve, a socket systemd passed that is not a listening TCP one), --ntp-shm's segment is another user's, or the source failed."),
             .usage,
         ]
     )

@@ -36,12 +36,22 @@ enum SmallCapture {
 /// without a `LocationService`.
 final class RecordingDelegate: LocationManagerDelegate {
     private let log = Mutex<[LocationEvent]>([])
+    private let stamps = Mutex<[Double?]>([])
 
     var events: [LocationEvent] { log.withLock { $0 } }
+    /// The fixes as the engine made them: a live source's arrival stamps are in `arrivals`,
+    /// so that a live stream's fixes compare with a replay's.
     var fixes: [Fix] { events.compactMap { if case .fix(let f) = $0 { f } else { nil } } }
+    /// Each fix's `arrival`, in order.
+    var arrivals: [Double?] { stamps.withLock { $0 } }
     var ended: Bool { events.last?.isTerminal ?? false }
 
-    func locationManager(_ manager: any LocationManagerInterface, didUpdateFix fix: Fix) { record(.fix(fix)) }
+    func locationManager(_ manager: any LocationManagerInterface, didUpdateFix fix: Fix) {
+        var made = fix
+        made.arrival = nil
+        stamps.withLock { $0.append(fix.arrival) }
+        record(.fix(made))
+    }
     func locationManager(_ manager: any LocationManagerInterface, didUpdateSkyView sky: SkyView) { record(.sky(sky)) }
     func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus) { record(.status(status)) }
     func locationManager(_ manager: any LocationManagerInterface, didFailWithError error: LocationError) { record(.error(error)) }

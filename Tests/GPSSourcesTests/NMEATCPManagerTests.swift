@@ -33,10 +33,12 @@ struct NMEATCPManagerTests {
         let socat = try await serve(file, on: port)
         defer { socat.kill() }
 
+        let began = Date().timeIntervalSince1970
         let manager = NMEATCPManager(host: "127.0.0.1", port: port, options: .init(reconnect: false))
         let delegate = start(manager)
         defer { manager.stopUpdatingLocation() }
         #expect(await waitUntil(.seconds(10)) { delegate.ended })
+        let ended = Date().timeIntervalSince1970
 
         let replay = ReplayManager(path: file, speed: .maximum)
         let replayed = RecordingDelegate()
@@ -46,6 +48,11 @@ struct NMEATCPManagerTests {
 
         #expect(delegate.fixes.count == 5)
         #expect(delegate.fixes == replayed.fixes)
+        // A live stream stamps each fix with the system time its epoch was read; a replay,
+        // not live, stamps none.
+        #expect(delegate.arrivals.count == 5)
+        #expect(delegate.arrivals.allSatisfy { $0.map { $0 >= began && $0 <= ended } ?? false }, "\(delegate.arrivals) not within \(began)...\(ended)")
+        #expect(replayed.arrivals == Array(repeating: nil, count: 5))
         // The peer closing is a loss, and without reconnecting, the end of the run.
         #expect(delegate.events.first == .status(.started))
         #expect(delegate.events.contains(.status(.disconnected(reason: "127.0.0.1:\(port) closed the connection"))))

@@ -90,10 +90,16 @@ struct ServeCommand {
             mqttFailure.withLock { $0 = $0 ?? error }
             stopServing.withLock { $0 }?()
         }
+        // The first source only: a clock takes its time from one reference.
+        let timeFeed = try TimeFeed.make(args, source: managers[0].sourceDescription, log: log)
+        if let timeFeed {
+            terminal.note("gpsfix: sending \(managers[0].sourceDescription)'s time to \(timeFeed.destinations) (NMEA alone: good to tens or hundreds of ms)")
+        }
         // systemd's watchdog is fed from the server's loop: without a listener there is none.
         let link = listens ? notifier.map { ServiceManagerLink(notifier: $0, log: log) } : nil
         let onEvent: @Sendable (Int, LocationEvent) -> Void = { index, event in
             let manager = managers[index]
+            if index == 0 { timeFeed?.take(event) }
             // With several sources, each under PREFIX/NAME/.
             publisher?.publish(event, device: several ? manager.sourceDescription : nil)
             link?.event(event, source: manager.sourceDescription, reception: manager.reception)

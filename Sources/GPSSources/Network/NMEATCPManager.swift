@@ -76,6 +76,7 @@ public final class NMEATCPManager: LocationManagerInterface {
         settings.forwardsSentences = options.forwardsSentences
         settings.acceptsSimulatedFixes = options.acceptsSimulatedFixes
         settings.onBytes = onBytes
+        settings.stampsArrival = true
         source.start(self, settings: settings) { [self] run in NetworkOpener(manager: self, run: run) }
     }
 

@@ -126,6 +126,7 @@ public final class SerialNMEAManager: LocationManagerInterface {
         settings.forwardsSentences = options.forwardsSentences
         settings.acceptsSimulatedFixes = options.acceptsSimulatedFixes
         settings.onBytes = onBytes
+        settings.stampsArrival = true
         source.start(self, settings: settings) { [self] _ in SerialOpener(manager: self) }
     }
 

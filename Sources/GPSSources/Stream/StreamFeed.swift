@@ -24,6 +24,14 @@ final class StreamFeed {
     /// The delegate for the chunk being fed: looked up once a chunk, not once a report (it is
     /// held weakly, behind a lock), and let go between chunks.
     private var delegate: (any LocationManagerDelegate)?
+    /// When the chunk being fed was read, and when the first chunk since the last report was:
+    /// a receiver sends an epoch as a burst after a quiet gap, so that chunk holds the epoch's
+    /// first byte, read as soon as it came (give or take the wake-up's latency). Kept only
+    /// when the settings stamp arrivals.
+    private var chunkRead = 0.0
+    private var epochBegan: Double?
+    /// The epoch last stamped, so that one reported again with more keeps its first arrival.
+    private var lastStamp: (time: FixTime, arrival: Double)?
 
     init(settings: StreamReader.Settings, reporter: RunReporter, wakeup: Wakeup, onTrial: Bool) {
         self.settings = settings
@@ -50,6 +58,10 @@ final class StreamFeed {
             held.append(contentsOf: chunk)
         } else {
             settings.onBytes?(chunk)
+        }
+        if settings.stampsArrival {
+            chunkRead = Clocks.wallSeconds
+            if epochBegan == nil { epochBegan = chunkRead }
         }
         delegate = reporter.relay.delegate
         defer { delegate = nil }
@@ -103,10 +115,25 @@ final class StreamFeed {
         }
     }
 
+    /// When `fix`'s epoch began to arrive. Until the engine has learned which sentence ends
+    /// an epoch, it reports one when the next begins, and that next epoch is then stamped
+    /// from the chunk after (late by the gap between two reads of one burst); once learned,
+    /// each report ends its burst.
+    private func arrival(of fix: Fix) -> Double {
+        defer { epochBegan = nil }
+        // The same epoch again, with what came after the sentence taken for its end: its
+        // first byte was read with the first report's.
+        if let last = lastStamp, last.time == fix.timestamp { return last.arrival }
+        let arrival = epochBegan ?? chunkRead
+        lastStamp = fix.timestamp.map { ($0, arrival) }
+        return arrival
+    }
+
     private func emit(_ event: EngineEvent) {
         reported = true
         switch event {
-        case .fix(let fix):
+        case .fix(var fix):
+            if settings.stampsArrival { fix.arrival = arrival(of: fix) }
             if paced, let wait = pacer.delay(until: fix.timestamp), wait > 0 {
                 _ = wakeup.sleep(wait)
             }

@@ -20,6 +20,10 @@ final class StreamReader {
         var announcesLink = true
         var forwardsSentences = false
         var acceptsSimulatedFixes = false
+        /// Whether each fix is stamped with the system time its epoch's first byte was read
+        /// (`Fix.arrival`): for a live stream only, whose reading time says when the receiver
+        /// spoke; a replay's says nothing.
+        var stampsArrival = false
         /// Reports paced by their timestamps (a replay), or as fast as they come.
         var speed: ReplayManager.Speed = .maximum
         /// Every byte exactly as read, in order (`gpsfix record`); bytes read at a setting on

@@ -30,6 +30,11 @@ public struct Fix: Equatable, Sendable {
     @Unknowable public var longitudeError: Double?
     /// Garmin's estimated position error (PGRME), metres.
     @Unknowable public var sphericalError: Double?
+    /// System time (Unix seconds) at which the epoch's first byte was read: the moment the
+    /// receiver's time of the epoch is held against when it feeds a clock (chrony). Set by a
+    /// live source that reads the bytes itself (a serial port, a TCP stream); nil from the
+    /// engine, which has no clock, from replays, which are not live, and from gpsd.
+    @Unknowable public var arrival: Double?
     public var dop = DilutionOfPrecision()
     /// UTC time of the epoch; its date is nil until the stream has told one (RMC or ZDA).
     public var timestamp: FixTime?

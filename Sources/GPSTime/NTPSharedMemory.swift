@@ -1,0 +1,56 @@
+import CTimeSamples
+import Glibc
+import GPSSystem
+
+/// The NTP shared-memory refclock (ntpd's driver 28, chrony's `refclock SHM UNIT`): a System V
+/// segment under key 0x4e545030 + unit that holds the last sample, written in mode 1 (counted
+/// before and after, so a reader can tell a torn copy).
+///
+/// Made if it is not there, as gpsd makes it: units 0 and 1 readable and writable by their
+/// owner only (a reader running as root trusts them), units 2 and up by anyone, so that a
+/// writer that is not root can feed a chronyd that is.
+public final class NTPSharedMemory: @unchecked Sendable {
+    // @unchecked: `segment` is attached once and written by one thread at a time (the
+    // source's).
+    public let unit: Int
+    private let segment: UnsafeMutablePointer<gpsfix_shm_time>
+
+    /// log2 of the samples' expected jitter, in seconds: -1 is half a second, about what an
+    /// NMEA sentence's arrival promises (gpsd says the same of NMEA).
+    public static let precision: Int32 = -1
+
+    public static func key(unit: Int) -> Int32 { 0x4e54_5030 &+ Int32(truncatingIfNeeded: unit) }
+
+    public init(unit: Int) throws(TimeFeedError) {
+        precondition(unit >= 0 && unit <= 255, "an NTP SHM unit is 0 to 255")
+        let mode: Int32 = unit <= 1 ? 0o600 : 0o666
+        let identifier = shmget(key_t(Self.key(unit: unit)), MemoryLayout<gpsfix_shm_time>.size, IPC_CREAT | mode)
+        guard identifier >= 0 else {
+            let code = errno
+            switch code {
+            case EACCES, EPERM: throw .sharedMemoryRefused(unit: unit, Errno(rawValue: code))
+            case EINVAL: throw .sharedMemoryMismatch(unit: unit)
+            default: throw .system(call: "shmget", Errno(rawValue: code))
+            }
+        }
+        guard let address = shmat(identifier, nil, 0), address != UnsafeMutableRawPointer(bitPattern: -1) else {
+            let code = errno
+            if code == EACCES { throw .sharedMemoryRefused(unit: unit, Errno(rawValue: code)) }
+            throw .system(call: "shmat", Errno(rawValue: code))
+        }
+        self.unit = unit
+        segment = address.bindMemory(to: gpsfix_shm_time.self, capacity: 1)
+    }
+
+    deinit { shmdt(segment) }
+
+    /// Writes `sample`: the receiver's time as the clock's, the arrival as the system's.
+    public func store(_ sample: TimeSample) {
+        gpsfix_shm_store(segment, Self.timespec(sample.trueTime), Self.timespec(sample.arrival), Self.precision, 0)
+    }
+
+    private static func timespec(_ seconds: Double) -> Glibc.timespec {
+        let whole = seconds.rounded(.down)
+        return Glibc.timespec(tv_sec: time_t(whole), tv_nsec: min(Int(((seconds - whole) * 1e9).rounded()), 999_999_999))
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import GPSTestSupport
+import Glibc
+
+/// chronyd started by a test, in a private directory of mode 0700 (it refuses another), with a
+/// SOCK refclock at DIR/chrony.sock and an SHM refclock on `unit`, both `noselect` so that it
+/// never takes them for its own clock: with -x it would then correct its idea of the clock by
+/// their offset, and show each later sample near 0. Its command socket is DIR/cmd.sock.
+final class ChronyDaemon: Sendable {
+    static let chronyd = "/usr/sbin/chronyd"
+    static let chronyc = "/usr/bin/chronyc"
+    static var isAvailable: Bool { ServeTools.has(chronyd) && ServeTools.has(chronyc) }
+
+    let directory: String
+    let unit: Int
+    let pid: pid_t
+    var socketPath: String { directory + "/chrony.sock" }
+    private var commandSocket: String { directory + "/cmd.sock" }
+
+    init(in directory: String, unit: Int) async throws {
+        self.directory = directory
+        self.unit = unit
+        chmod(directory, 0o700)
+        // chronyd makes a SOCK refclock's sample of a poll from at least min(filter, 4) of
+        // what was sent in it: with the default filter and a sample a second, a poll of 2 s
+        // is heard every other time. A filter of 1 hears each poll, so the test is quick; SHM
+        // is read once a poll, every second.
+        let conf = """
+            refclock SOCK \(directory)/chrony.sock refid GPS poll 1 filter 1 noselect
+            refclock SHM \(unit) refid SHM poll 0 noselect
+            bindcmdaddress \(directory)/cmd.sock
+            cmdport 0
+            port 0
+            pidfile \(directory)/chronyd.pid
+            """
+        let file = directory + "/chrony.conf"
+        try conf.write(toFile: file, atomically: true, encoding: .utf8)
+        // -x: never touches the real clock; -u root: the tests run as root.
+        pid = try spawnQuietly([Self.chronyd, "-d", "-x", "-u", "root", "-f", file])
+        let socket = directory + "/chrony.sock"
+        guard await waitUntil(.seconds(10), { access(socket, F_OK) == 0 && access(self.commandSocket, F_OK) == 0 }) else {
+            stop()
+            throw SpawnError(description: "chronyd did not make \(socket) within 10 s")
+        }
+    }
+
+    /// SIGTERM, then reaped; its shared memory segment removed.
+    func stop() {
+        Glibc.kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        Self.removeSegment(unit: unit)
+    }
+
+    struct Source: Equatable {
+        let name: String
+        /// chronyc's reach register: a bit per poll, 1 when it gave a sample.
+        let reach: Int
+        /// The last sample's offset, seconds: positive when the system clock is ahead of the source.
+        let offset: Double
+    }
+
+    /// `chronyc -n -c sources`, read as CSV.
+    func sources() async throws -> [Source] {
+        let result = try await runTool(Self.chronyc, ["-h", commandSocket, "-n", "-c", "sources"])
+        // Mode,state,name,stratum,poll,reach(octal),lastRx,adjusted offset,measured offset,error
+        return result.out.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count >= 10, let reach = Int(fields[5], radix: 8), let offset = Double(fields[8]) else { return nil }
+            return Source(name: String(fields[2]), reach: reach, offset: offset)
+        }
+    }
+
+    /// The sources once each named one has been heard in two polls running, or what they were at the deadline.
+    func heard(_ names: [String], within limit: Duration = .seconds(25)) async throws -> [Source] {
+        var last: [Source] = []
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            last = try await sources()
+            if names.allSatisfy({ name in last.contains { $0.name == name && $0.reach & 3 == 3 } }) { return last }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        return last
+    }
+
+    static func key(unit: Int) -> key_t { key_t(0x4e54_5030 + unit) }
+
+    /// A unit whose segment does not exist yet, so that a test neither meets nor leaves another's.
+    static func freeUnit() -> Int {
+        var generator = SystemRandomNumberGenerator()
+        while true {
+            let unit = Int.random(in: 100...250, using: &generator)
+            if shmget(key(unit: unit), 0, 0) < 0, errno == ENOENT { return unit }
+        }
+    }
+
+    static func removeSegment(unit: Int) {
+        let identifier = shmget(key(unit: unit), 0, 0)
+        if identifier >= 0 { shmctl(identifier, IPC_RMID, nil) }
+    }
+}
+
+/// A receiver on a loopback TCP port that knows the time: an epoch (GGA, RMC) each second, stamped
+/// with that UTC second and written `late` seconds after it begins, as a receiver with that
+/// output delay sends. python3, stopped by PID.
+final class TimedNMEAServer: Sendable {
+    let port: Int
+    let pid: pid_t
+
+    private static let script = """
+        import datetime, socket, sys, time
+        def line(body):
+            check = 0
+            for byte in body.encode(): check ^= byte
+            return '$%s*%02X\\r\\n' % (body, check)
+        port, late = int(sys.argv[1]), float(sys.argv[2])
+        server = socket.socket()
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(('127.0.0.1', port))
+        server.listen(1)
+        while True:
+            connection, _ = server.accept()
+            try:
+                while True:
+                    now = time.time()
+                    second = int(now - late) + 1
+                    time.sleep(max(0, second + late - now))
+                    t = datetime.datetime.fromtimestamp(second, datetime.timezone.utc)
+                    hms, dmy = t.strftime('%H%M%S') + '.00', t.strftime('%d%m%y')
+                    connection.sendall((line('GPGGA,%s,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,' % hms)
+                        + line('GPRMC,%s,A,4807.038,N,01131.000,E,000.0,000.0,%s,,,A' % (hms, dmy))).encode())
+            except OSError:
+                connection.close()
+        """
+
+    init(late: Double) async throws {
+        port = try freeLoopbackPort()
+        pid = try spawnQuietly([ServeTools.python, "-c", Self.script, "\(port)", "\(late)"])
+        let port = port
+        guard await waitUntil(.seconds(10), {
+            (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8))?.contains(String(format: ":%04X 00000000:0000 0A", port)) ?? false
+        }) else {
+            stop()
+            throw SpawnError(description: "python3 did not listen on \(port)")
+        }
+    }
+
+    func stop() {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}
