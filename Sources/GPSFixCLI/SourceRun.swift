@@ -40,9 +40,17 @@ final class SourceRun: Sendable {
     /// Runs every source until each has ended; `handle` learns which (its index) each event
     /// came from. Returns each source's terminal event, and the signal that stopped the run.
     func runAll(_ handle: @escaping @Sendable (Int, LocationEvent) -> Void) -> (ends: [LocationEvent?], signal: Int32?) {
+        runEach(services.indices.map { index in { event in handle(index, event) } })
+    }
+
+    /// As `runAll`, with a handler of its own for each source (in the services' order): what
+    /// a source's events go to is settled once, not looked up per event.
+    func runEach(_ handlers: [@Sendable (LocationEvent) -> Void]) -> (ends: [LocationEvent?], signal: Int32?) {
+        precondition(handlers.count == services.count, "one handler per source")
         for (index, service) in services.enumerated() {
+            let handle = handlers[index]
             service.subscribe { [self] event in
-                handle(index, event)
+                handle(event)
                 guard event.isTerminal else { return }
                 let last = outcome.withLock { o -> Bool in
                     guard o.ends[index] == nil else { return false }

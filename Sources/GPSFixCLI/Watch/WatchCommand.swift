@@ -50,19 +50,21 @@ struct WatchCommand {
         // them (Ctrl-C), which may deliver an end while a source is still mid-report. After
         // every end, and once `finish` has begun, nothing more is written.
         let gate = Mutex(Gate(open: Array(repeating: true, count: managers.count)))
-        let box = UncheckedBox(outputs)
         // Ctrl-C or SIGTERM stop the sources; the outputs are then closed properly, exit 0.
-        let (ends, _) = run.runAll { index, event in
-            // With several sources, one that fails is said at once; the others go on.
-            if several, case .error(let error) = event { terminal.note("gpsfix: " + Advice.message(for: error)) }
-            let stop = gate.withLock { g -> Bool in
-                guard g.open[index] else { return false }
-                g.written += box.value[index].write(event)
-                if event.isTerminal { g.open[index] = false }
-                return limit.map { g.written >= $0 } ?? false || box.value[index].failed
+        let (ends, _) = run.runEach(outputs.indices.map { index in
+            let output = UncheckedBox(outputs[index])
+            return { event in
+                // With several sources, one that fails is said at once; the others go on.
+                if several, case .error(let error) = event { terminal.note("gpsfix: " + Advice.message(for: error)) }
+                let stop = gate.withLock { g -> Bool in
+                    guard g.open[index] else { return false }
+                    g.written += output.value.write(event)
+                    if event.isTerminal { g.open[index] = false }
+                    return limit.map { g.written >= $0 } ?? false || output.value.failed
+                }
+                if stop { run.stop() }
             }
-            if stop { run.stop() }
-        }
+        })
         gate.withLock { $0.open = $0.open.map { _ in false } }
         for (output, end) in zip(outputs, ends) { output.finish(end) }
         let failures = ends.filter { if case .error? = $0 { true } else { false } }.count
