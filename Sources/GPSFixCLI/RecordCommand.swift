@@ -64,6 +64,7 @@ struct RecordCommand {
         }
         let path = manager.sourceDescription
         let note = UncheckedBox(terminal)
+        sourceRun.armInterrupts()
         terminal.note("gpsfix: recording \(path) into \(file); Ctrl-C to stop")
         let (end, _) = sourceRun.run { event in
             if case .status(let status) = event, let text = StatusWords.line(status, source: path, reception: manager.reception) {
@@ -97,8 +98,10 @@ extension RecordCommand {
         let service = LocationService(manager: manager)
         let failure = Mutex<LocationError?>(nil)
         let note = UncheckedBox(terminal)
+        let run = SourceRun(service)
+        run.armInterrupts()
         terminal.note("gpsfix: recording \(source) as \(writer.kind) into \(file); Ctrl-C to stop")
-        let (end, _) = SourceRun(service).run { event in
+        let (end, _) = run.run { event in
             if case .status(let status) = event, let text = StatusWords.line(status, source: source, reception: manager.reception) {
                 note.value.note("gpsfix: " + text)
             }

@@ -12,6 +12,7 @@ final class SourceRun: Sendable {
     let services: [LocationService]
     private let done = DispatchSemaphore(value: 0)
     private let outcome: Mutex<(ends: [LocationEvent?], open: Int, signal: Int32)>
+    private let interrupts = Mutex<Interrupts?>(nil)
 
     convenience init(_ service: LocationService) { self.init([service]) }
 
@@ -29,6 +30,19 @@ final class SourceRun: Sendable {
 
     /// Stops every source (each then delivers its terminal event).
     func stop() { for service in services { service.stop() } }
+
+    /// From now on, Ctrl-C and SIGTERM stop the sources (and end the run). `runEach` does
+    /// this itself; a command that says "Ctrl-C to stop" before it runs arms them first, or a
+    /// signal in between would kill it mid-start.
+    func armInterrupts() {
+        interrupts.withLock { armed in
+            guard armed == nil else { return }
+            armed = Interrupts { [self] number in
+                outcome.withLock { if $0.signal == 0 { $0.signal = number } }
+                stop()
+            }
+        }
+    }
 
     /// Runs one source until its end; returns the terminal event, if one came, and the signal
     /// that stopped the run, if one did.
@@ -61,12 +75,12 @@ final class SourceRun: Sendable {
                 if last { done.signal() }
             }
         }
-        let interrupts = Interrupts { [self] number in
-            outcome.withLock { if $0.signal == 0 { $0.signal = number } }
-            stop()
-        }
+        armInterrupts()
         withExtendedLifetime(services) { done.wait() }
-        interrupts.cancel()
+        interrupts.withLock { armed in
+            armed?.cancel()
+            armed = nil
+        }
         let result = outcome.withLock { $0 }
         return (result.ends, result.signal == 0 ? nil : result.signal)
     }

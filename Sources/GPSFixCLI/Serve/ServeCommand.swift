@@ -123,6 +123,11 @@ struct ServeCommand {
         if listens {
             let devices = managers.map { DeviceDescription(path: $0.sourceDescription, bps: $0.reception?.baud) }
             let server = try makeServer(configuration, devices: devices, passed: passed, log: log)
+            // Armed before "Ctrl-C to stop" is said: a signal right after must stop, not kill.
+            let interrupts = Interrupts { _ in
+                link?.stopping()
+                server.stop()
+            }
             noteNMEAFeeds(server)
             let addresses = server.addresses.map(\.description).joined(separator: " and ")
             let origin = passed == nil ? "" : " (sockets passed by the service manager)"
@@ -132,15 +137,12 @@ struct ServeCommand {
             }
             stopServing.withLock { $0 = { server.stop() } }
             publisher?.start()
-            let interrupts = Interrupts { _ in
-                link?.stopping()
-                server.stop()
-            }
             failure = server.serve(services, heartbeat: link?.heartbeat, onEvent: onEvent)
             interrupts.cancel()
         } else {
-            terminal.note("gpsfix: publishing \(sources) to MQTT only; Ctrl-C to stop")
             let run = SourceRun(services)
+            run.armInterrupts()
+            terminal.note("gpsfix: publishing \(sources) to MQTT only; Ctrl-C to stop")
             stopServing.withLock { $0 = { run.stop() } }
             publisher?.start()
             // Ctrl-C and SIGTERM stop the sources; the run waits for their ends.
@@ -167,14 +169,14 @@ struct ServeCommand {
         let log: @Sendable (String) -> Void = { line in note.value.note(line) }
         let server = try makeServer(configuration, devices: [], passed: passed, log: log)
         let link = notifier.map { ServiceManagerLink(notifier: $0, log: log) }
+        let interrupts = Interrupts { _ in
+            link?.stopping()
+            server.stop()
+        }
         let addresses = server.addresses.map(\.description).joined(separator: " and ")
         terminal.note("gpsfix: serving gpsd's protocol on \(addresses) from \(fleet.sourceDescription), one device per publisher; Ctrl-C to stop")
         for address in server.exposed {
             terminal.note("gpsfix: WARNING: \(address) is not loopback: anyone who can reach this machine on port \(address.port) can read its position.")
-        }
-        let interrupts = Interrupts { _ in
-            link?.stopping()
-            server.stop()
         }
         let failure = MQTTFleetIn.serve(fleet, on: server, heartbeat: link?.heartbeat) { vehicle, event in
             let source = vehicle.map { "\(fleet.sourceDescription) \($0)" } ?? fleet.sourceDescription
