@@ -99,6 +99,9 @@ enum MQTTOptions {
     static func message(for error: MQTTError) -> String {
         let advice: String? = switch error {
         case .loginRefused: "Check the user name in the URL and the password (--mqtt-password-file or GPSFIX_MQTT_PASSWORD)."
+        // The broker wants to know who connects: a certificate of the client's own.
+        case .tlsFailed(_, let reason) where reason.contains("certificate required"):
+            "The broker asks for a client certificate: give it with --mqtt-cert FILE and --mqtt-key FILE."
         case .tlsFailed: "Check --mqtt-cafile (the CA that signed the broker's certificate), that the URL's host is the name in that certificate, and that the port speaks TLS."
         case .connectionRefused: "Check the client id (--mqtt-client-id) and that the broker speaks MQTT 3.1.1."
         default: nil

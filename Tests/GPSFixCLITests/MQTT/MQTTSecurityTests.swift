@@ -26,6 +26,10 @@ struct MQTTSecurityTests {
                 ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(p)/server.key", "-out", "\(p)/server.csr", "-subj", "/CN=127.0.0.1"],
                 ["x509", "-req", "-in", "\(p)/server.csr", "-CA", "\(p)/ca.crt", "-CAkey", "\(p)/ca.key", "-CAcreateserial",
                  "-out", "\(p)/server.crt", "-days", "2", "-extfile", "\(p)/ext.cnf"],
+                // A client certificate, for a broker that asks for one.
+                ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(p)/client.key", "-out", "\(p)/client.csr", "-subj", "/CN=van7"],
+                ["x509", "-req", "-in", "\(p)/client.csr", "-CA", "\(p)/ca.crt", "-CAkey", "\(p)/ca.key", "-CAcreateserial",
+                 "-out", "\(p)/client.crt", "-days", "2"],
             ] {
                 let result = try await runTool("/usr/bin/openssl", step)
                 guard result.status == 0 else { throw SpawnError(description: "openssl \(step[0]): \(result.err)") }
@@ -58,6 +62,34 @@ struct MQTTSecurityTests {
         #expect(await sub.waitFor { $0.lines.count == 2 }, "\(sub.stderr)")
         #expect(sub.lines.allSatisfy { jsonObject($0)?["class"] as? String == "TPV" })
         #expect(await serve.stop() == 0)
+    }
+
+    @Test("A broker that asks for a client certificate takes --mqtt-cert/--mqtt-key, with the password from GPSFIX_MQTT_PASSWORD; without the certificate, TLS fails clearly")
+    func clientCertificate() async throws {
+        let secrets = try await Secrets()
+        let broker = try await MQTTBroker(extra: secrets.brokerConfig + ["require_certificate true"], anonymous: false)
+        let capture = try secrets.dir.drive(epochs: 30)
+        let url = "mqtts://van7@127.0.0.1:\(broker.port)/fleet/van7"
+        let serve = try await GPSFixProcess(
+            ["serve", "--no-listen", "--mqtt", url, "--replay", capture, "--loop", "--mqtt-cafile", "\(secrets.path)/ca.crt",
+             "--mqtt-cert", "\(secrets.path)/client.crt", "--mqtt-key", "\(secrets.path)/client.key"],
+            launcher: ["/usr/bin/env", "GPSFIX_MQTT_PASSWORD=right horse"], announcement: "to MQTT only; Ctrl-C to stop")
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("publishing to the mqtts broker at 127.0.0.1:\(broker.port)") },
+                "\(serve.stderr)")
+        let sub = try Collector(MQTTBroker.sub, ["-h", "127.0.0.1", "-p", String(broker.port), "--cafile", "\(secrets.path)/ca.crt",
+                                                 "--cert", "\(secrets.path)/client.crt", "--key", "\(secrets.path)/client.key",
+                                                 "-u", "van7", "-P", "right horse", "-t", "fleet/van7/tpv", "-C", "1"])
+        #expect(await sub.waitFor { $0.lines.count == 1 }, "\(sub.stderr)")
+        #expect(await serve.stop() == 0)
+
+        // The same, without the client certificate: the broker ends the handshake.
+        let refused = try await runTool("/usr/bin/env", [
+            "GPSFIX_MQTT_PASSWORD=right horse", GPSFixBinary.url!.path,
+            "serve", "--no-listen", "--replay", capture, "--loop", "--mqtt", url, "--mqtt-cafile", "\(secrets.path)/ca.crt"],
+            within: .seconds(15))
+        #expect(refused.status == 1, "\(refused.err)")
+        #expect(refused.err.contains("TLS with the MQTT broker at 127.0.0.1:\(broker.port) failed"), "\(refused.err)")
+        #expect(refused.err.contains("give it with --mqtt-cert FILE and --mqtt-key FILE"), "\(refused.err)")
     }
 
     @Test("A wrong CA is a TLS error naming the broker and the reason, exit 1")
