@@ -5,8 +5,8 @@
 # project's own captures when ../shared is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product gpsfix --static-swift-stdlib >/dev/null  # as 'make release' builds it
-swift build -c release --product nmea-bench >/dev/null
+swift build -c release --product gpsfix --static-swift-stdlib --experimental-lto-mode=full >/dev/null  # as 'make release' builds it
+swift build -c release --product nmea-bench --experimental-lto-mode=full >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 src=../shared/captures/gpsd
