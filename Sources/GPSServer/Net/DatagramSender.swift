@@ -10,25 +10,9 @@ final class DatagramSender: Sendable {
     private let length: socklen_t
 
     init(_ target: ListenAddress) throws(ServerError) {
-        var hints = addrinfo()
-        hints.ai_flags = AI_NUMERICSERV
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
-        var found: UnsafeMutablePointer<addrinfo>?
-        let code = getaddrinfo(target.host, String(target.port), &hints, &found)
-        guard code == 0, let info = found else {
-            throw .unresolvable(host: target.host, reason: String(cString: gai_strerror(code)))
-        }
-        defer { freeaddrinfo(found) }
-        var destination = sockaddr_storage()
-        let length = info.pointee.ai_addrlen
-        withUnsafeMutableBytes(of: &destination) { raw in
-            raw.copyMemory(from: UnsafeRawBufferPointer(start: info.pointee.ai_addr, count: Int(length)))
-        }
-
-        let fd = socket(info.pointee.ai_family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .system(call: "socket", reason: String(cString: strerror(errno))) }
-        if info.pointee.ai_family == AF_INET {
+        let resolved = try ResolvedAddress(target, type: Int32(SOCK_DGRAM.rawValue), passive: false)
+        let fd = try resolved.openSocket(type: Int32(SOCK_DGRAM.rawValue))
+        if resolved.family == AF_INET {
             // Without it the kernel refuses a broadcast address (EACCES): boats and benches
             // send NMEA to 192.168.x.255 so that every display on the network hears it.
             var on: Int32 = 1
@@ -40,8 +24,8 @@ final class DatagramSender: Sendable {
         }
         self.fd = fd
         self.target = target
-        self.destination = destination
-        self.length = length
+        destination = resolved.storage
+        length = resolved.length
     }
 
     deinit { close(fd) }

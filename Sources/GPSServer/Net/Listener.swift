@@ -10,23 +10,12 @@ final class Listener: Sendable {
     let isLoopback: Bool
 
     init(_ requested: ListenAddress) throws(ServerError) {
-        var hints = addrinfo()
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var found: UnsafeMutablePointer<addrinfo>?
-        let code = getaddrinfo(requested.host, String(requested.port), &hints, &found)
-        guard code == 0, let info = found else {
-            throw .unresolvable(host: requested.host, reason: String(cString: gai_strerror(code)))
-        }
-        defer { freeaddrinfo(found) }
-
-        let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .system(call: "socket", reason: Self.errorText()) }
+        let resolved = try ResolvedAddress(requested, type: Int32(SOCK_STREAM.rawValue), passive: true)
+        let fd = try resolved.openSocket(type: Int32(SOCK_STREAM.rawValue))
         // A restarted server must not wait out TIME_WAIT from its last run's clients.
         var on: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+        guard resolved.withSocketAddress({ bind(fd, $0, $1) }) == 0 else {
             let error = errno
             close(fd)
             switch error {
