@@ -22,7 +22,7 @@ CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.
 STRICT     := -Xswiftc -warnings-as-errors
 
-.PHONY: run test build release deps-run deps-test conformance bench captures install uninstall install-udev clean fuzz sanitize tsan
+.PHONY: run test build release deps-run deps-test deps-distros distros conformance bench captures install uninstall install-udev clean fuzz sanitize tsan
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -50,6 +50,18 @@ release:
 # The gpsd regression captures beside the project, scored by gpsd's own expected output.
 conformance: deps-test release
 	Tools/conformance.sh $(SHARED)/captures/gpsd $(CONFORMANCE_MIN)
+
+# The build and the gpsd tests on each system gpsfix says it runs on: this machine (Debian 12,
+# gpsd 3.22), and minimal Debian 13 (gpsd 3.25) and Debian unstable roots made with debootstrap
+# in DISTROS_CACHE and kept between runs, each with its own libgps, gpsd and GCC, and the Swift
+# toolchain on PATH bind-mounted in (Tools/distros.sh says how). About 20 minutes from nothing,
+# a few once the roots and their builds are there. Needs root (sudo) for chroot and mounts.
+DISTROS_CACHE  ?= /var/cache/gpsfix-distros
+DISTROS_MIRROR ?= http://deb.debian.org/debian
+DISTROS        ?= host trixie sid
+distros: deps-test deps-distros
+	DISTROS_CACHE=$(DISTROS_CACHE) DISTROS_MIRROR=$(DISTROS_MIRROR) SWIFT=$(SWIFT) STRICT="$(STRICT)" \
+	  Tools/distros.sh $(DISTROS)
 
 bench: release
 	Benchmarks/bench.sh
@@ -163,6 +175,9 @@ deps-run:
 
 deps-test:
 	@Tools/apt-ensure.sh $(SUDO) $(TEST_DEPS)
+
+deps-distros:
+	@Tools/apt-ensure.sh $(SUDO) debootstrap
 
 clean:
 	rm -rf .build
