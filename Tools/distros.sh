@@ -27,18 +27,20 @@ systems=("$@")
 [ ${#systems[@]} -gt 0 ] || systems=(host trixie sid)
 
 # Every test that runs a real gpsd, reads through one with GpsdManager, or gives gpsfix --gpsd:
-# GpsdManager's suites (module GPSGpsdTests; GPSSourcesTests.Gpsd* before the move), the CLI
-# against gpsd on a pty (GpsdLiveTests) or on no port (GpsdCLITests), gpsd reading serve's NMEA
-# feeds, serve --gpsd waiting for gpsd, and the usage checks that name --gpsd.
-GPSD_TESTS='GPSGpsdTests\.|GPSSourcesTests\.Gpsd|GPSFixCLITests\.(GpsdLiveTests|GpsdCLITests|ServeNMEAFeedTests|ServeWaitsTests)|NetworkSourceTests/failures|SeveralSourcesTests/refusals|DemoModeTests/simulated'
+# GpsdManager's suites and this system's libgps decoding what gpsfix writes (GPSSourcesTests.Gpsd*,
+# or a GPSGpsdTests module should they move there), the CLI against gpsd on a pty (GpsdLiveTests)
+# or on no port (GpsdCLITests), the system's gpsd clients (gpspipe, cgps, python3-gps, libgps)
+# reading serve (ServeCommandTests), gpsd reading serve's NMEA feeds, serve --gpsd waiting for
+# gpsd, and the usage checks that name --gpsd. A test skipped (a tool missing) fails the run.
+GPSD_TESTS='GPSGpsdTests\.|GPSSourcesTests\.Gpsd|GPSFixCLITests\.(GpsdLiveTests|GpsdCLITests|ServeCommandTests|ServeNMEAFeedTests|ServeWaitsTests)|NetworkSourceTests/failures|SeveralSourcesTests/refusals|DemoModeTests/simulated'
 
 # The packages a root needs: the libraries gpsfix links and the gpsd it is tested against, the
-# tests' tools, and what the Swift toolchain needs to build and link there (its clang takes
+# tests' tools (gpsd's clients, python3-gps, socat, tmux for cgps), and what the Swift toolchain needs to build and link there (its clang takes
 # the C runtime, libgcc and libstdc++ from the system's GCC: the version the system's g++ is).
 # swift-build, swift-test and lld link libxml2.so.2: sid's libxml2-dev is libxml2.so.16
 # (libxml2-16), and only its package libxml2 still has the old soname.
 ROOT_PACKAGES="libgps-dev libmosquitto-dev gpsd gpsd-clients socat pkg-config libc6-dev binutils \
-libcurl4-openssl-dev libxml2-dev libxml2 zlib1g-dev libsqlite3-0 tzdata python3 make ca-certificates"
+libcurl4-openssl-dev libxml2-dev libxml2 zlib1g-dev libsqlite3-0 tzdata python3 python3-gps tmux make ca-certificates"
 
 # sid's Release file is valid for a week only: a mirror (or a clock) a few weeks apart makes
 # apt refuse it as expired. Its signature is still checked; only the date is not.

@@ -118,7 +118,8 @@ final class GpsdOnPty: Sendable {
     static let gpsd = "/usr/sbin/gpsd"
     static let socat = "/usr/bin/socat"
     static var missing: String? {
-        [gpsd, socat].first { access($0, X_OK) != 0 }.map { "\($0) is not installed" }
+        let tools: [String] = [gpsd, socat]
+        return tools.first { access($0, X_OK) != 0 }.map { "\($0) is not installed" }
     }
 
     let port: Int
