@@ -129,7 +129,7 @@ enter() { # ROOT: the system's view a build and its tests need
 
 in_root() { # ROOT USER COMMAND: a shell command, run in the root from /src
   local root=$1 spec=$2; shift 2
-  $SUDO chroot --userspec="$spec" "$root" /usr/bin/env -i HOME=/tmp LANG=C.UTF-8 TERM=dumb \
+  $SUDO chroot --userspec="$spec" "$root" /usr/bin/env -i HOME=/tmp LANG=C.UTF-8 ${TERM:+TERM=$TERM} \
     PATH="$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
     /bin/bash -c "cd /src && $1"
 }
