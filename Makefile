@@ -22,7 +22,7 @@ CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.
 STRICT     := -Xswiftc -warnings-as-errors
 
-.PHONY: run test build release deps-run deps-test conformance bench captures install uninstall install-udev clean fuzz sanitize tsan
+.PHONY: run test build release deps-run deps-test conformance bench captures install uninstall install-udev deb clean fuzz sanitize tsan
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -157,6 +157,24 @@ install-udev:
 	$(SUDO) install -D -m 0644 udev/60-gpsfix.rules $(UDEVRULESDIR)/60-gpsfix.rules
 	$(SUDO) udevadm control --reload-rules
 	$(SUDO) udevadm trigger --action=add --subsystem-match=tty
+
+# A Debian package of the release binary, gpsfix_VERSION-DEB_REVISION_ARCH.deb in DEB_OUT, made by
+# Tools/deb/build.sh from what 'make install' stages with Debian's directories; its Depends are
+# the packages of the libraries the binary links, so it is for the release it was built on.
+# SCRATCH is the build directory: a Debian root sharing this tree names its own
+# (Tools/deb/root-check.sh uses .build/distro-CODENAME), apart from the host's .build. When
+# lintian is installed, the package must pass it with no error or warning (DEB_LINTIAN=no skips).
+SCRATCH      ?= .build
+DEB_REVISION ?= 1
+DEB_OUT      ?= .
+DEB_LINTIAN  ?= yes
+deb:
+	$(MAKE) release RELEASE_FLAGS='$(RELEASE_FLAGS) $(if $(filter-out .build,$(SCRATCH)),--scratch-path $(SCRATCH))'
+	Tools/deb/build.sh $(SCRATCH)/release/gpsfix $(SCRATCH)/deb $(DEB_OUT) $(DEB_REVISION)
+	@if [ "$(DEB_LINTIAN)" = yes ] && command -v lintian >/dev/null; then \
+	  deb=$$(ls -t $(DEB_OUT)/gpsfix_*_$$(dpkg --print-architecture).deb | head -n1); \
+	  echo "lintian $$deb"; lintian --fail-on error,warning --info "$$deb"; \
+	fi
 
 deps-run:
 	@Tools/apt-ensure.sh $(SUDO) $(RUN_DEPS)
