@@ -1,8 +1,11 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
+// 6.2: the engine keeps fixed lists in InlineArray, with value generics (FixedList<let n>).
 import PackageDescription
 
 // Dependencies point one way: NMEA (pure), GPSSystem (syscalls) ← GPSLocation ← GPSSources / GPSOutput
-// ← GPSServer / GPSMQTT ← GPSFixCLI ← gpsfix. Only GPSFixCLI knows the sources, to build the one named.
+// ← GPSGpsd / GPSServer / GPSMQTT ← GPSFixCLI ← gpsfix. Only GPSFixCLI knows the sources, to build the
+// one named. The C libraries sit with the one module that needs each (libgps: GPSGpsd, libmosquitto:
+// GPSMQTT), so an app that reads a receiver, a replay or the network links neither.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -16,6 +19,7 @@ let package = Package(
         .library(name: "GPSSystem", targets: ["GPSSystem"]),
         .library(name: "GPSLocation", targets: ["GPSLocation"]),
         .library(name: "GPSSources", targets: ["GPSSources"]),
+        .library(name: "GPSGpsd", targets: ["GPSGpsd"]),
         .library(name: "GPSOutput", targets: ["GPSOutput"]),
         .library(name: "GPSServer", targets: ["GPSServer"]),
         .library(name: "GPSMQTT", targets: ["GPSMQTT"]),
@@ -27,9 +31,13 @@ let package = Package(
         // threads, clocks.
         .target(name: "GPSSystem", swiftSettings: strict),
         .target(name: "GPSLocation", dependencies: ["NMEA", "GPSSystem"], swiftSettings: strict),
-        // libgps, for GpsdManager (Debian libgps-dev).
-        .systemLibrary(name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-        .target(name: "GPSSources", dependencies: ["NMEA", "GPSLocation", "GPSSystem", "CGPS"], swiftSettings: strict),
+        .target(name: "GPSSources", dependencies: ["NMEA", "GPSLocation", "GPSSystem"], swiftSettings: strict),
+        // libgps (Debian libgps-dev, API 11 to 16): compiled against the installed gps.h, it copies
+        // what gpsfix reads into records of its own, so every libgps release's differences are in
+        // its one C file and Swift never sees gps_data_t.
+        .target(name: "CGPS", linkerSettings: [.linkedLibrary("gps")]),
+        // gpsd as a source: gpsfix's own socket and checks, libgps's decoding.
+        .target(name: "GPSGpsd", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSSystem", "CGPS"], swiftSettings: strict),
         .target(name: "GPSOutput", dependencies: ["NMEA", "GPSLocation"], swiftSettings: strict),
         // gpsd's JSON protocol, served to gpsd's clients from any source.
         .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput", "GPSSystem"], swiftSettings: strict),
@@ -43,7 +51,7 @@ let package = Package(
         // C records' layout from a header, and the segment's counted store, which needs volatile.
         .systemLibrary(name: "CTimeSamples", path: "Sources/CTimeSamples"),
         .target(name: "GPSTime", dependencies: ["NMEA", "GPSSystem", "CTimeSamples"], swiftSettings: strict),
-        .target(name: "GPSFixCLI", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSOutput", "GPSServer", "GPSSystem", "GPSMQTT", "GPSTime"], swiftSettings: strict),
+        .target(name: "GPSFixCLI", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSGpsd", "GPSOutput", "GPSServer", "GPSSystem", "GPSMQTT", "GPSTime"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSLocation", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
         // The engine and its formatters on hostile input, with every output checked: the body of
@@ -56,10 +64,10 @@ let package = Package(
         .testTarget(name: "GPSSystemTests", dependencies: ["GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA"], swiftSettings: strict),
         .testTarget(name: "GPSLocationTests", dependencies: ["NMEA", "GPSLocation", "GPSTestSupport"], swiftSettings: strict),
-        .testTarget(name: "GPSSourcesTests", dependencies: ["NMEA", "GPSSources", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSSourcesTests", dependencies: ["NMEA", "GPSSources", "GPSGpsd", "CGPS", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["NMEA", "GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSServerTests", dependencies: ["NMEA", "GPSServer", "GPSTestSupport"], swiftSettings: strict),
-        .testTarget(name: "GPSFixCLITests", dependencies: ["NMEA", "GPSFixCLI", "GPSLocation", "GPSSources", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSFixCLITests", dependencies: ["NMEA", "GPSFixCLI", "GPSLocation", "GPSSources", "GPSGpsd", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSTimeTests", dependencies: ["NMEA", "GPSTime", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSMQTTTests", dependencies: ["NMEA", "GPSMQTT", "GPSLocation", "GPSOutput", "GPSTestSupport"], swiftSettings: strict),
     ],

@@ -1,6 +1,7 @@
 import GPSLocation
 import GPSMQTT
 import GPSSources
+import GPSGpsd
 
 /// What kind of source a command reads, for words that depend on it ("device unplugged" or
 /// "gpsd went away"): known from the manager the options built, not guessed from its name.

@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSSources
+import GPSGpsd
 
 /// Builds the manager that the options name. Everything after this sees only the protocol.
 enum SourceOptions {

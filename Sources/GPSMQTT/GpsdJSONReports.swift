@@ -1,4 +1,5 @@
 public import NMEA
+import GPSLocation
 
 /// gpsd's TPV and SKY, as `GPSDJSON` writes them, back into the engine's `Fix` and `SkyView`.
 /// What comes off a broker comes from anyone who may publish there: every value is held to

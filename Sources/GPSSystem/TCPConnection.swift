@@ -62,6 +62,58 @@ public final class TCPConnection {
         throw last
     }
 
+    /// What a wait for the peer ended with.
+    public enum Readiness: Equatable, Sendable {
+        /// Something to read (or the peer's end: a read says which).
+        case readable
+        /// The wake-up was signalled (a stop).
+        case woken
+        case timedOut
+    }
+
+    /// Waits at most `seconds` for something to read, beside `wakeup`.
+    public func waitReadable(seconds: Double, wakeup: Wakeup) throws(Errno) -> Readiness {
+        var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+        let ready = try retryingInterrupts { poll(&fds, 2, Clocks.pollTimeout(seconds)) }
+        if fds[1].revents != 0 { return .woken }
+        return ready > 0 ? .readable : .timedOut
+    }
+
+    /// Reads what has arrived: the count, 0 at the peer's end, `Errno.wouldBlock` when nothing has.
+    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retryingInterrupts { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
+    }
+
+    /// Sends all of `bytes`, waiting at most `seconds` in all for the peer to take them (a
+    /// request of a few bytes on a new connection is taken at once).
+    public func sendAll(_ bytes: [UInt8], seconds: Double, wakeup: Wakeup) throws(Failure) {
+        let deadline = Clocks.monotonicSeconds + seconds
+        var offset = 0
+        while offset < bytes.count {
+            do {
+                let rest = bytes[offset...]
+                let sent = try retryingInterrupts {
+                    rest.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                }
+                offset += sent
+                continue
+            } catch where error != .wouldBlock {
+                throw .system(error)
+            } catch {}
+            let left = deadline - Clocks.monotonicSeconds
+            guard left > 0 else { throw .timedOut(seconds: seconds) }
+            var fds = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
+                       pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+            do {
+                _ = try retryingInterrupts { poll(&fds, 2, Clocks.pollTimeout(left)) }
+            } catch {
+                throw .system(error)
+            }
+            if fds[1].revents != 0 { throw .stopped }
+        }
+    }
+
     private static func attempt(_ info: addrinfo, timeout: Double, wakeup: Wakeup) throws(Failure) -> Int32 {
         let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = socket(info.ai_family, flags, 0)

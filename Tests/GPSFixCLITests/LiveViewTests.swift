@@ -2,6 +2,7 @@ import NMEA
 import Glibc
 import GPSLocation
 import GPSSources
+import GPSGpsd
 import GPSTestSupport
 import Testing
 @testable import GPSFixCLI

@@ -2,6 +2,7 @@ import NMEA
 import Foundation
 import GPSLocation
 import GPSSources
+import GPSGpsd
 import GPSTestSupport
 import Synchronization
 import Testing

@@ -3,6 +3,8 @@ import Foundation
 import Glibc
 import GPSLocation
 @testable import GPSSources
+@testable import GPSGpsd
+import CGPS
 import GPSTestSupport
 import Synchronization
 import Testing
@@ -304,8 +306,8 @@ struct GpsdTimeTests {
 
     @Test("gpsd's status as the engine's quality; a plain fix (status 0) is GPS")
     func quality() {
-        #expect(GpsdFields.quality(status: 0) == .gps)
-        #expect(GpsdFields.quality(status: 2) == .dgps)
-        #expect(GpsdFields.quality(status: 4) == .rtkFloat)
+        #expect(GpsdFields.quality(CGPS_STATUS_UNKNOWN) == .gps)
+        #expect(GpsdFields.quality(CGPS_STATUS_DGPS) == .dgps)
+        #expect(GpsdFields.quality(CGPS_STATUS_RTK_FLOAT) == .rtkFloat)
     }
 }

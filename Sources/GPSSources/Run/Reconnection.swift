@@ -3,15 +3,20 @@ import GPSLocation
 /// Waiting for a lost input to come back, one way for every source: bounded back-off,
 /// doubling from `first` to `longest`, each attempt told as `.reconnecting(attempt:)`, every
 /// wait cut short by a stop.
-struct Reconnection {
-    let first: Double
-    let longest: Double
+package struct Reconnection {
+    package let first: Double
+    package let longest: Double
+
+    package init(first: Double, longest: Double) {
+        self.first = first
+        self.longest = longest
+    }
 
     /// Calls `attempt` after each wait until it gives something back (the input is back) or
     /// the run is stopped (nil). `attempt` returning nil means "not back yet". Each attempt is
     /// told through `reporter`, if given (waiting for an input that was never there is told
     /// once, as `.waiting`, by the caller).
-    func wait<Input>(in run: SourceRuns.Run, reporting reporter: RunReporter?, _ attempt: () -> Input?) -> Input? {
+    package func wait<Input>(in run: SourceRuns.Run, reporting reporter: RunReporter?, _ attempt: () -> Input?) -> Input? {
         var delay = first
         var count = 0
         while true {

@@ -1,5 +1,5 @@
 import Dispatch
-import GPSSystem
+package import GPSSystem
 import Synchronization
 
 /// How every source starts, stops and ends, one way: each start makes a fresh `Run` on a
@@ -9,25 +9,25 @@ import Synchronization
 ///
 /// A new start waits (briefly) for the run before it to have let go of its input: a reader
 /// stopped a moment ago may still hold a port exclusively.
-final class SourceRuns: Sendable {
+package final class SourceRuns: Sendable {
     /// One run's stop flag, the pipe that wakes it, and word of its end.
-    final class Run: Sendable {
+    package final class Run: Sendable {
         private let stopped = Atomic<Bool>(false)
         private let ended = DispatchSemaphore(value: 0)
         /// What the run polls beside its input, or sleeps on between paced reports; nil when
         /// no pipe could be made (the process is out of descriptors): the run then fails.
-        let wakeup = Wakeup()
+        package let wakeup = Wakeup()
 
-        func stop() {
+        package func stop() {
             stopped.store(true, ordering: .releasing)
             wakeup?.signal()
         }
 
-        var isStopped: Bool { stopped.load(ordering: .acquiring) }
+        package var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
         /// Waits `seconds`, or less if stopped meanwhile; true when stopped. Without a wake-up
         /// pipe (out of descriptors), a run never waits: it has already failed.
-        func pause(_ seconds: Double) -> Bool {
+        package func pause(_ seconds: Double) -> Bool {
             if isStopped { return true }
             guard let wakeup else { return true }
             _ = wakeup.sleep(seconds)
@@ -45,11 +45,11 @@ final class SourceRuns: Sendable {
     private let runs = Mutex<(current: Run?, previous: Run?)>((nil, nil))
 
     /// `name` names the threads, for debuggers and `top -H`.
-    init(name: String) { self.name = name }
+    package init(name: String) { self.name = name }
 
     /// Starts `body` on a new thread with a fresh run, unless a run is under way (a second
     /// start is no-op, as CoreLocation's is).
-    func start(_ body: @escaping @Sendable (Run) -> Void) {
+    package func start(_ body: @escaping @Sendable (Run) -> Void) {
         let started = runs.withLock { runs -> (run: Run, previous: Run?)? in
             guard runs.current == nil else { return nil }
             let run = Run()
@@ -66,7 +66,7 @@ final class SourceRuns: Sendable {
     }
 
     /// Ends the current run, if any; it stops reporting at once.
-    func stop() {
+    package func stop() {
         let run = runs.withLock { runs -> Run? in
             guard let run = runs.current else { return nil }
             runs = (nil, run)
@@ -77,7 +77,7 @@ final class SourceRuns: Sendable {
 
     /// The run ended by itself: the next start begins a new one. Call before telling the
     /// delegate of the end.
-    func release(_ run: Run) {
+    package func release(_ run: Run) {
         runs.withLock { if $0.current === run { $0 = (nil, run) } }
     }
 }

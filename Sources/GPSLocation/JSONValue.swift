@@ -1,6 +1,7 @@
-/// A small JSON reader for what comes off a broker: one report, held to limits (size, depth,
-/// a number's length) so that whatever anyone publishes cannot make it work hard or trap.
-enum JSONValue: Equatable {
+/// A small JSON reader for what comes off the network (a broker's reports, a gpsd's lines): one
+/// value, held to limits (size, depth, a number's length) so that whatever a peer sends cannot
+/// make it work hard or trap.
+package enum JSONValue: Equatable {
     case number(Double)
     case string(String)
     case bool(Bool)
@@ -9,11 +10,11 @@ enum JSONValue: Equatable {
     case object([String: JSONValue])
 
     /// A gpsd report is a few kB; a SKY of 140 satellites about 11 kB.
-    static let maximumSize = 65_536
-    static let maximumDepth = 8
+    package static let maximumSize = 65_536
+    package static let maximumDepth = 8
 
     /// Nil for anything that is not one whole JSON value within the limits.
-    init?(parsing bytes: [UInt8]) {
+    package init?(parsing bytes: [UInt8]) {
         guard bytes.count <= Self.maximumSize else { return nil }
         var reader = Reader(bytes: bytes)
         guard let value = reader.value(depth: 0) else { return nil }
@@ -22,16 +23,16 @@ enum JSONValue: Equatable {
         self = value
     }
 
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { members[key] } else { nil }
     }
 
-    var double: Double? { if case .number(let n) = self { n } else { nil } }
-    var string: String? { if case .string(let s) = self { s } else { nil } }
-    var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
-    var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    package var double: Double? { if case .number(let n) = self { n } else { nil } }
+    package var string: String? { if case .string(let s) = self { s } else { nil } }
+    package var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    package var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     /// A number that is a whole number within `Int`'s range.
-    var int: Int? {
+    package var int: Int? {
         guard let n = double, n == n.rounded(), abs(n) < 1e15 else { return nil }
         return Int(n)
     }
