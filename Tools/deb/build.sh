@@ -19,9 +19,16 @@ top=$(cd "$here/../.." && pwd)
 
 case $binary in /*) ;; *) binary=$(pwd)/$binary ;; esac
 [ -x "$binary" ] || { echo "deb: no binary at $binary (make release first)" >&2; exit 1; }
-for tool in dpkg-deb dpkg-shlibdeps strip; do
+for tool in dpkg-deb dpkg-shlibdeps strip readelf; do
     command -v $tool >/dev/null || { echo "deb: $tool is missing (apt-get install dpkg-dev binutils)" >&2; exit 1; }
 done
+
+# The release binary has the Swift runtime linked in; one that needs the toolchain's shared
+# runtime would not run where the package is installed (a test may allow it, to check the layout).
+if [ -z "${DEB_ALLOW_SHARED_SWIFT:-}" ] && LC_ALL=C readelf -d "$binary" | grep -q 'NEEDED.*libswiftCore'; then
+    echo "deb: $binary links the Swift runtime as a shared library: build it with --static-swift-stdlib (make release, with libstdc++'s development files installed)" >&2
+    exit 1
+fi
 
 upstream=$("$binary" --version | sed -n 's/^gpsfix //p')
 [ -n "$upstream" ] || { echo "deb: $binary --version printed no version" >&2; exit 1; }

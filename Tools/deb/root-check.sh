@@ -40,11 +40,14 @@ command -v swift >/dev/null || fail "no Swift toolchain on PATH or at /opt/swift
 
 # What building the package needs: the release build's libraries, dpkg-dev for dpkg-shlibdeps,
 # man-db to read the page, lintian to check the package. A stale package list is refreshed once.
-need="make pkg-config libgps-dev libmosquitto-dev dpkg-dev binutils man-db lintian"
-run apt-get install -y --no-install-recommends $need \
-  || { run apt-get update && run apt-get install -y --no-install-recommends $need; } \
+# libstdc++'s development files (those of the release's gcc) let make release link the Swift
+# runtime in; without them it would link the toolchain's shared runtime, which build.sh refuses.
+gcc=$(dpkg-query -W -f='${source:Package}' libstdc++6)
+need="make pkg-config libgps-dev libmosquitto-dev libstdc++-${gcc#gcc-}-dev dpkg-dev binutils man-db lintian"
+run apt-get -o Dpkg::Use-Pty=0 install -y --no-install-recommends $need \
+  || { run apt-get update && run apt-get -o Dpkg::Use-Pty=0 install -y --no-install-recommends $need; } \
   || fail "apt-get could not install: $need"
-if dpkg-query -W gpsfix >/dev/null 2>&1; then run apt-get purge -y gpsfix || fail "could not purge an earlier gpsfix"; fi
+if dpkg-query -W gpsfix >/dev/null 2>&1; then run apt-get -o Dpkg::Use-Pty=0 purge -y gpsfix || fail "could not purge an earlier gpsfix"; fi
 
 # The package, built here against this release's libraries; make deb runs lintian on it and
 # fails on an error or a warning.
@@ -57,10 +60,11 @@ run dpkg-deb --info "$deb"
 run dpkg-deb --contents "$deb"
 
 # Installed as a person would, with apt resolving Depends.
-run apt-get install -y "$(pwd)/$deb" || fail "apt-get install ./$(basename "$deb")"
+run apt-get -o Dpkg::Use-Pty=0 install -y "$(pwd)/$deb" || fail "apt-get install ./$(basename "$deb")"
 [ "$(command -v gpsfix)" = /usr/bin/gpsfix ] || fail "gpsfix on PATH is $(command -v gpsfix), not /usr/bin/gpsfix"
 dpkg -L gpsfix > "$SCRATCH/.paths"
 run cat "$SCRATCH/.paths"
+run find /var/lib/systemd -name '*gpsfix*'
 
 version=$(dpkg-deb --field "$deb" Version)
 run gpsfix --version || fail "gpsfix --version"
@@ -87,7 +91,7 @@ fi
 
 # Purged: every path the package had is gone (a directory may stay only while another package
 # owns it), and no file named gpsfix is left.
-run apt-get purge -y gpsfix || fail "apt-get purge gpsfix"
+run apt-get -o Dpkg::Use-Pty=0 purge -y gpsfix || fail "apt-get purge gpsfix"
 dpkg-query -W -f='${Status}' gpsfix 2>/dev/null | grep -q installed && fail "gpsfix is still installed"
 left=""
 while read -r path; do
