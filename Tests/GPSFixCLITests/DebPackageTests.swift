@@ -45,7 +45,7 @@ struct DebPackageTests {
         #expect(build.status == 0, "\(build.out)\(build.err)")
         let deb = dir.path + "/out/gpsfix_\(GPSFixCLI.version)-7_\(arch).deb"
         #expect(FileManager.default.fileExists(atPath: deb), "\(build.out)")
-        let root = dir.path + "/work/root"
+        let root = dir.path + "/work/debian/gpsfix"
         let staged = files(under: root).filter { !$0.hasPrefix("DEBIAN/") }
         #expect(staged == [
             "usr/bin/gpsfix",

@@ -34,6 +34,8 @@ upstream=$("$binary" --version | sed -n 's/^gpsfix //p')
 [ -n "$upstream" ] || { echo "deb: $binary --version printed no version" >&2; exit 1; }
 version=$upstream-$revision
 arch=$(dpkg --print-architecture)
+# Named, so dpkg-shlibdeps need not ask a C compiler (a root may have none) what it builds for.
+export DEB_HOST_ARCH="$arch" DEB_BUILD_ARCH="$arch"
 # Every date in the package (changelog, file times) is the last commit's when there is one,
 # so the same tree makes the same .deb.
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
@@ -43,8 +45,9 @@ export SOURCE_DATE_EPOCH
 
 mkdir -p "$work" "$out"
 work=$(cd "$work" && pwd)
-root=$work/root
-rm -rf "$root"
+# The package's tree where dpkg-shlibdeps expects one (debian/PACKAGE beside debian/control).
+root=$work/debian/gpsfix
+rm -rf "$work/debian"
 
 # The files, where `make install` puts them under Debian's directories.
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$top" install \
@@ -63,16 +66,15 @@ date=$(date -R -u -d "@$SOURCE_DATE_EPOCH")
 sed -e "s/@VERSION@/$version/" -e "s/@DATE@/$date/" "$here/changelog" | gzip -9n > "$doc/changelog.Debian.gz"
 
 # Depends: the packages of the libraries the binary links, at the versions their symbols need.
-# dpkg-shlibdeps wants a debian/control to read; a two-line one in a directory of its own.
-shlib=$work/shlibdeps
-rm -rf "$shlib" && mkdir -p "$shlib/debian"
-printf 'Source: gpsfix\n\nPackage: gpsfix\nArchitecture: any\n' > "$shlib/debian/control"
-depends=$(cd "$shlib" && dpkg-shlibdeps -O "$root/usr/bin/gpsfix" | sed -n 's/^shlibs:Depends=//p')
+# dpkg-shlibdeps reads debian/control (a minimal one will do) and finds the package's own
+# directory by its DEBIAN/.
+control=$root/DEBIAN
+install -d "$control"
+printf 'Source: gpsfix\n\nPackage: gpsfix\nArchitecture: any\n' > "$work/debian/control"
+depends=$(cd "$work" && dpkg-shlibdeps -O "debian/gpsfix/usr/bin/gpsfix" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 # DEBIAN/: control, the maintainer scripts, the conffile, checksums.
-control=$root/DEBIAN
-install -d "$control"
 size=$(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \
     "$here/control" > "$control/control"
