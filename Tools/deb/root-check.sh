@@ -6,9 +6,10 @@
 #
 # It installs what building the package needs there, runs `make deb` with a build directory of
 # the root's own (.build/distro-CODENAME, or DEB_SCRATCH), installs the .deb with apt-get, runs
-# gpsfix --version, a replay and man gpsfix, enables the socket as an administrator would, then
-# purges the package and checks that every path it had is gone and nothing named gpsfix is left
-# in /etc, /usr, /var/lib/dpkg/info or deb-systemd-helper's state. It prints a transcript (also
+# gpsfix --version, a replay and man gpsfix, reinstalls it over an edited /etc/default/gpsfix,
+# enables the socket as an administrator would, then purges the package and checks that every
+# path it had is gone and nothing named gpsfix is left in /etc, /usr, /var/lib/dpkg/info or
+# deb-systemd-helper's state. It prints a transcript (also
 # kept in SCRATCH/root-check.log) and exits non-zero at the first failure.
 set -u
 
@@ -78,6 +79,13 @@ say "fix lines: $fixes of $(wc -l < "$SCRATCH/.replay") lines"
 
 run sh -c 'MANWIDTH=80 man -P cat gpsfix | head -n 12' || fail "man gpsfix"
 MANWIDTH=80 man -P cat gpsfix 2>/dev/null | grep -q 'gpsfix - position fixes' || fail "man gpsfix does not show gpsfix(1)"
+
+# Installed again over itself, as an upgrade is: the options the administrator set stay, and
+# the maintainer scripts run their upgrade path.
+echo 'GPSFIX_OPTIONS="--device /dev/gps0"  # set by root-check' >> /etc/default/gpsfix
+run apt-get -o Dpkg::Use-Pty=0 install -y --reinstall "$(pwd)/$deb" || fail "apt-get install --reinstall"
+grep -q 'set by root-check' /etc/default/gpsfix || fail "reinstalling lost the edit to /etc/default/gpsfix"
+say "the edited /etc/default/gpsfix was kept"
 
 # Nothing enabled or started by the install; then the administrator enables the socket, as the
 # README says, so purge has links of its own to remove.
