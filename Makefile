@@ -21,6 +21,13 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.
 STRICT     := -Xswiftc -warnings-as-errors
+# SwiftPM adds -color-diagnostics to every compile when its output is a terminal, and a changed
+# command line rebuilds everything: `make run` in a terminal, then piped, rebuilt the whole
+# release binary each time (about a minute). Its output always goes through a pipe instead, so
+# the command lines are the same wherever make runs (pipefail keeps its exit status).
+SHELL      := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+PIPED      := 2>&1 | cat
 
 .PHONY: run test build release deps-run deps-test conformance bench captures install uninstall install-udev clean fuzz sanitize tsan
 
@@ -28,13 +35,13 @@ run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
 
 test: deps-test
-	$(SWIFT) build --build-tests $(STRICT)
+	$(SWIFT) build --build-tests $(STRICT) $(PIPED)
 	# One test at a time: the pty, gpsd and pacing tests measure real time, and two cores
 	# shared with parallel suites made them flaky (about 26 s in all).
-	$(SWIFT) test --no-parallel $(STRICT)
+	$(SWIFT) test --no-parallel $(STRICT) $(PIPED)
 
 build:
-	$(SWIFT) build
+	$(SWIFT) build $(PIPED)
 
 # The Swift runtime linked in: a binary that runs where no toolchain is installed, and
 # starts without resolving thousands of runtime symbols (about 14 M instructions a start).
@@ -44,8 +51,9 @@ build:
 # corpus, the same output (Benchmarks/same-output.sh).
 RELEASE_FLAGS ?= --experimental-lto-mode=full
 release:
-	$(SWIFT) build -c release --product gpsfix --static-swift-stdlib $(RELEASE_FLAGS) \
-	  || { echo "gpsfix: static link failed (is libstdc++-dev installed?); linking dynamically"; $(SWIFT) build -c release --product gpsfix $(RELEASE_FLAGS); }
+	$(SWIFT) build -c release --product gpsfix --static-swift-stdlib $(RELEASE_FLAGS) $(PIPED) \
+	  || { echo "gpsfix: static link failed (is libstdc++-dev installed?); linking dynamically"; $(SWIFT) build -c release --product gpsfix $(RELEASE_FLAGS) $(PIPED); }
+	@echo "gpsfix: built .build/release/gpsfix (make install PREFIX=~/.local puts it on your PATH without root)"
 
 # The gpsd regression captures beside the project, scored by gpsd's own expected output.
 conformance: deps-test release
