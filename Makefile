@@ -29,7 +29,7 @@ SHELL      := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 PIPED      := 2>&1 | cat
 
-.PHONY: run test build release deps-run deps-test conformance bench captures install uninstall install-udev clean fuzz sanitize tsan
+.PHONY: run test build release check-links deps-run deps-test conformance bench captures install uninstall install-udev clean fuzz sanitize tsan
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -54,6 +54,12 @@ release:
 	$(SWIFT) build -c release --product gpsfix --static-swift-stdlib $(RELEASE_FLAGS) $(PIPED) \
 	  || { echo "gpsfix: static link failed (is libstdc++-dev installed?); linking dynamically"; $(SWIFT) build -c release --product gpsfix $(RELEASE_FLAGS) $(PIPED); }
 	@echo "gpsfix: built .build/release/gpsfix (make install PREFIX=~/.local puts it on your PATH without root)"
+
+# An app that only replays (Examples/ReplayFixes, built from the GPSSources product as any app
+# would) must link neither libgps nor libmosquitto; gpsfix itself links both.
+check-links: deps-run release
+	cd Examples/ReplayFixes && $(SWIFT) build $(PIPED)
+	Tools/check-links.sh Examples/ReplayFixes/.build/debug/ReplayFixes .build/release/gpsfix $(CAPTURE)
 
 # The gpsd regression captures beside the project, scored by gpsd's own expected output.
 conformance: deps-test release
