@@ -29,7 +29,7 @@ SHELL      := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 PIPED      := 2>&1 | cat
 
-.PHONY: run test build release check-links deps-run deps-test conformance bench captures install uninstall install-udev clean fuzz sanitize tsan
+.PHONY: run test build release check-links deps-run deps-test conformance bench captures install uninstall install-udev clean fuzz fuzz-gpsd sanitize tsan
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -78,6 +78,11 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	Tools/fuzz.sh $(FUZZ_SECONDS)
 
+# The same for what a gpsd peer sends: the gpsd source's line checks and the installed libgps
+# (a line that makes libgps loop is a time-out, and kept in .build/fuzz-gpsd/artifacts).
+fuzz-gpsd: release
+	Tools/fuzz-gpsd.sh $(FUZZ_SECONDS)
+
 # The tests under AddressSanitizer, in a build of their own.
 sanitize: deps-test
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan $(STRICT)
@@ -113,9 +118,13 @@ UNITS          := $(wildcard $(SYSTEMD_SRC)/gpsfix.service $(SYSTEMD_SRC)/gpsfix
 UNIT_DEFAULTS  := $(wildcard $(SYSTEMD_SRC)/gpsfix.default)
 # The man page and completions, made by the binary from its own table of commands.
 GENERATED      ?= .build/install-files
-# Root's rights for a live install, none for a staged one (DESTDIR): 'make install' is run as
-# yourself, so the build stays yours.
-ROOT           := $(if $(DESTDIR),,$(SUDO))
+# A prefix in your home ('make install PREFIX=~/.local') is yours: no sudo, and only what works
+# from there (the binary on ~/.local/bin, the man page, the completions); udev rules, systemd
+# units and /etc/default/gpsfix are the system's, and are left to a system-wide install.
+HOME_PREFIX    := $(if $(filter $(HOME)/%,$(abspath $(PREFIX))),yes)
+# Root's rights for a live install, none for a staged one (DESTDIR) or one in your home:
+# 'make install' is run as yourself, so the build stays yours.
+ROOT           := $(if $(DESTDIR)$(HOME_PREFIX),,$(SUDO))
 D              := $(DESTDIR)
 
 # The binary, its man page and completions (made by the binary from its own table of
@@ -132,19 +141,25 @@ install: $(if $(filter .build/release/gpsfix,$(BINARY)),release)
 	$(ROOT) install -D -m 0644 $(GENERATED)/gpsfix.1 $(D)$(MANDIR)/man1/gpsfix.1
 	$(ROOT) install -D -m 0644 $(GENERATED)/gpsfix.bash $(D)$(BASHCOMPDIR)/gpsfix
 	$(ROOT) install -D -m 0644 $(GENERATED)/_gpsfix $(D)$(ZSHCOMPDIR)/_gpsfix
-	$(ROOT) install -D -m 0644 udev/60-gpsfix.rules $(D)$(UDEVRULESDIR)/60-gpsfix.rules
-	@for unit in $(UNITS); do \
+	@if [ -n "$(HOME_PREFIX)" ]; then \
+	  echo "gpsfix: installed for you alone in $(PREFIX): put $(BINDIR) on your PATH if it is not there; udev rules and systemd units need a system-wide install (make install)"; \
+	else \
+	  echo "install -D -m 0644 udev/60-gpsfix.rules $(D)$(UDEVRULESDIR)/60-gpsfix.rules"; \
+	  $(ROOT) install -D -m 0644 udev/60-gpsfix.rules $(D)$(UDEVRULESDIR)/60-gpsfix.rules || exit 1; \
+	fi
+	@if [ -n "$(HOME_PREFIX)" ]; then exit 0; fi; \
+	for unit in $(UNITS); do \
 	  name=$${unit##*/}; \
 	  sed -E 's#^(Exec[A-Za-z]*=[-@:+!]*)/[^ ]*/gpsfix( |$$)#\1$(BINDIR)/gpsfix\2#' $$unit > $(GENERATED)/$$name || exit 1; \
 	  echo "install -D -m 0644 $$unit $(D)$(SYSTEMDUNITDIR)/$$name"; \
 	  $(ROOT) install -D -m 0644 $(GENERATED)/$$name $(D)$(SYSTEMDUNITDIR)/$$name || exit 1; \
 	done
-	@if [ -n "$(UNIT_DEFAULTS)" ]; then \
+	@if [ -n "$(UNIT_DEFAULTS)" ] && [ -z "$(HOME_PREFIX)" ]; then \
 	  if [ -e $(D)$(SYSCONFDIR)/default/gpsfix ]; then echo "kept $(D)$(SYSCONFDIR)/default/gpsfix as it is"; \
 	  else echo "install -D -m 0644 $(UNIT_DEFAULTS) $(D)$(SYSCONFDIR)/default/gpsfix"; \
 	    $(ROOT) install -D -m 0644 $(UNIT_DEFAULTS) $(D)$(SYSCONFDIR)/default/gpsfix || exit 1; fi; \
 	fi
-	@if [ -z "$(DESTDIR)" ]; then \
+	@if [ -z "$(DESTDIR)$(HOME_PREFIX)" ]; then \
 	  if command -v udevadm >/dev/null; then $(ROOT) udevadm control --reload-rules || true; fi; \
 	  if [ -d /run/systemd/system ] && [ -n "$(UNITS)" ]; then $(ROOT) systemctl daemon-reload || true; fi; \
 	fi
@@ -153,14 +168,14 @@ install: $(if $(filter .build/release/gpsfix,$(BINARY)),release)
 # (an edited one is the administrator's), the directories never (others use them).
 uninstall:
 	$(ROOT) rm -f $(D)$(BINDIR)/gpsfix $(D)$(MANDIR)/man1/gpsfix.1 $(D)$(BASHCOMPDIR)/gpsfix $(D)$(ZSHCOMPDIR)/_gpsfix \
-	  $(D)$(UDEVRULESDIR)/60-gpsfix.rules $(D)$(SYSTEMDUNITDIR)/gpsfix.service $(D)$(SYSTEMDUNITDIR)/gpsfix.socket
-	@if [ -e $(D)$(SYSCONFDIR)/default/gpsfix ]; then \
+	  $(if $(HOME_PREFIX),,$(D)$(UDEVRULESDIR)/60-gpsfix.rules $(D)$(SYSTEMDUNITDIR)/gpsfix.service $(D)$(SYSTEMDUNITDIR)/gpsfix.socket)
+	@if [ -z "$(HOME_PREFIX)" ] && [ -e $(D)$(SYSCONFDIR)/default/gpsfix ]; then \
 	  if [ -z "$(UNIT_DEFAULTS)" ]; then echo "kept $(D)$(SYSCONFDIR)/default/gpsfix: there is no $(SYSTEMD_SRC)/gpsfix.default to tell whether it was changed"; \
 	  elif cmp -s $(UNIT_DEFAULTS) $(D)$(SYSCONFDIR)/default/gpsfix; then \
 	    echo "rm -f $(D)$(SYSCONFDIR)/default/gpsfix"; $(ROOT) rm -f $(D)$(SYSCONFDIR)/default/gpsfix; \
 	  else echo "kept $(D)$(SYSCONFDIR)/default/gpsfix: it has been changed since it was installed"; fi; \
 	fi
-	@if [ -z "$(DESTDIR)" ]; then \
+	@if [ -z "$(DESTDIR)$(HOME_PREFIX)" ]; then \
 	  if command -v udevadm >/dev/null; then $(ROOT) udevadm control --reload-rules || true; fi; \
 	  if [ -d /run/systemd/system ]; then $(ROOT) systemctl daemon-reload || true; fi; \
 	fi
