@@ -53,7 +53,9 @@ RELEASE_FLAGS ?= --experimental-lto-mode=full
 release:
 	$(SWIFT) build -c release --product gpsfix --static-swift-stdlib $(RELEASE_FLAGS) $(PIPED) \
 	  || { echo "gpsfix: static link failed (is libstdc++-dev installed?); linking dynamically"; $(SWIFT) build -c release --product gpsfix $(RELEASE_FLAGS) $(PIPED); }
-	@echo "gpsfix: built .build/release/gpsfix (make install PREFIX=~/.local puts it on your PATH without root)"
+	@bin=$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path); \
+	  [ "$$(realpath $$bin)" = "$$(realpath .build/release 2>/dev/null)" ] && bin=.build/release; \
+	  echo "gpsfix: built $$bin/gpsfix (make install PREFIX=~/.local puts it on your PATH without root)"
 
 # An app that only replays (Examples/ReplayFixes, built from the GPSSources product as any app
 # would) must link neither libgps nor libmosquitto; gpsfix itself links both.
