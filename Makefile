@@ -21,20 +21,27 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.
 STRICT     := -Xswiftc -warnings-as-errors
+# SwiftPM adds -color-diagnostics to every compile when its output is a terminal, and a changed
+# command line rebuilds everything: `make run` in a terminal, then piped, rebuilt the whole
+# release binary each time (about a minute). Its output always goes through a pipe instead, so
+# the command lines are the same wherever make runs (pipefail keeps its exit status).
+SHELL      := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+PIPED      := 2>&1 | cat
 
-.PHONY: run test build release deps-run deps-test deps-distros distros conformance bench captures install uninstall install-udev clean fuzz sanitize tsan
+.PHONY: run test build release check-links deps-run deps-test deps-distros distros conformance bench captures install uninstall install-udev deb clean fuzz fuzz-gpsd sanitize tsan
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
 
 test: deps-test
-	$(SWIFT) build --build-tests $(STRICT)
+	$(SWIFT) build --build-tests $(STRICT) $(PIPED)
 	# One test at a time: the pty, gpsd and pacing tests measure real time, and two cores
 	# shared with parallel suites made them flaky (about 26 s in all).
-	$(SWIFT) test --no-parallel $(STRICT)
+	$(SWIFT) test --no-parallel $(STRICT) $(PIPED)
 
 build:
-	$(SWIFT) build
+	$(SWIFT) build $(PIPED)
 
 # The Swift runtime linked in: a binary that runs where no toolchain is installed, and
 # starts without resolving thousands of runtime symbols (about 14 M instructions a start).
@@ -44,8 +51,17 @@ build:
 # corpus, the same output (Benchmarks/same-output.sh).
 RELEASE_FLAGS ?= --experimental-lto-mode=full
 release:
-	$(SWIFT) build -c release --product gpsfix --static-swift-stdlib $(RELEASE_FLAGS) \
-	  || { echo "gpsfix: static link failed (is libstdc++-dev installed?); linking dynamically"; $(SWIFT) build -c release --product gpsfix $(RELEASE_FLAGS); }
+	$(SWIFT) build -c release --product gpsfix --static-swift-stdlib $(RELEASE_FLAGS) $(PIPED) \
+	  || { echo "gpsfix: static link failed (is libstdc++-dev installed?); linking dynamically"; $(SWIFT) build -c release --product gpsfix $(RELEASE_FLAGS) $(PIPED); }
+	@bin=$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path); \
+	  [ "$$(realpath $$bin)" = "$$(realpath .build/release 2>/dev/null)" ] && bin=.build/release; \
+	  echo "gpsfix: built $$bin/gpsfix (make install PREFIX=~/.local puts it on your PATH without root)"
+
+# An app that only replays (Examples/ReplayFixes, built from the GPSSources product as any app
+# would) must link neither libgps nor libmosquitto; gpsfix itself links both.
+check-links: deps-run release
+	cd Examples/ReplayFixes && $(SWIFT) build $(PIPED)
+	Tools/check-links.sh Examples/ReplayFixes/.build/debug/ReplayFixes .build/release/gpsfix $(CAPTURE)
 
 # The gpsd regression captures beside the project, scored by gpsd's own expected output.
 conformance: deps-test release
@@ -75,6 +91,11 @@ captures:
 FUZZ_SECONDS ?= 60
 fuzz:
 	Tools/fuzz.sh $(FUZZ_SECONDS)
+
+# The same for what a gpsd peer sends: the gpsd source's line checks and the installed libgps
+# (a line that makes libgps loop is a time-out, and kept in .build/fuzz-gpsd/artifacts).
+fuzz-gpsd: release
+	Tools/fuzz-gpsd.sh $(FUZZ_SECONDS)
 
 # The tests under AddressSanitizer, in a build of their own.
 sanitize: deps-test
@@ -111,9 +132,13 @@ UNITS          := $(wildcard $(SYSTEMD_SRC)/gpsfix.service $(SYSTEMD_SRC)/gpsfix
 UNIT_DEFAULTS  := $(wildcard $(SYSTEMD_SRC)/gpsfix.default)
 # The man page and completions, made by the binary from its own table of commands.
 GENERATED      ?= .build/install-files
-# Root's rights for a live install, none for a staged one (DESTDIR): 'make install' is run as
-# yourself, so the build stays yours.
-ROOT           := $(if $(DESTDIR),,$(SUDO))
+# A prefix in your home ('make install PREFIX=~/.local') is yours: no sudo, and only what works
+# from there (the binary on ~/.local/bin, the man page, the completions); udev rules, systemd
+# units and /etc/default/gpsfix are the system's, and are left to a system-wide install.
+HOME_PREFIX    := $(if $(filter $(HOME)/%,$(abspath $(PREFIX))),yes)
+# Root's rights for a live install, none for a staged one (DESTDIR) or one in your home:
+# 'make install' is run as yourself, so the build stays yours.
+ROOT           := $(if $(DESTDIR)$(HOME_PREFIX),,$(SUDO))
 D              := $(DESTDIR)
 
 # The binary, its man page and completions (made by the binary from its own table of
@@ -130,19 +155,25 @@ install: $(if $(filter .build/release/gpsfix,$(BINARY)),release)
 	$(ROOT) install -D -m 0644 $(GENERATED)/gpsfix.1 $(D)$(MANDIR)/man1/gpsfix.1
 	$(ROOT) install -D -m 0644 $(GENERATED)/gpsfix.bash $(D)$(BASHCOMPDIR)/gpsfix
 	$(ROOT) install -D -m 0644 $(GENERATED)/_gpsfix $(D)$(ZSHCOMPDIR)/_gpsfix
-	$(ROOT) install -D -m 0644 udev/60-gpsfix.rules $(D)$(UDEVRULESDIR)/60-gpsfix.rules
-	@for unit in $(UNITS); do \
+	@if [ -n "$(HOME_PREFIX)" ]; then \
+	  echo "gpsfix: installed for you alone in $(PREFIX): put $(BINDIR) on your PATH if it is not there; udev rules and systemd units need a system-wide install (make install)"; \
+	else \
+	  echo "install -D -m 0644 udev/60-gpsfix.rules $(D)$(UDEVRULESDIR)/60-gpsfix.rules"; \
+	  $(ROOT) install -D -m 0644 udev/60-gpsfix.rules $(D)$(UDEVRULESDIR)/60-gpsfix.rules || exit 1; \
+	fi
+	@if [ -n "$(HOME_PREFIX)" ]; then exit 0; fi; \
+	for unit in $(UNITS); do \
 	  name=$${unit##*/}; \
 	  sed -E 's#^(Exec[A-Za-z]*=[-@:+!]*)/[^ ]*/gpsfix( |$$)#\1$(BINDIR)/gpsfix\2#' $$unit > $(GENERATED)/$$name || exit 1; \
 	  echo "install -D -m 0644 $$unit $(D)$(SYSTEMDUNITDIR)/$$name"; \
 	  $(ROOT) install -D -m 0644 $(GENERATED)/$$name $(D)$(SYSTEMDUNITDIR)/$$name || exit 1; \
 	done
-	@if [ -n "$(UNIT_DEFAULTS)" ]; then \
+	@if [ -n "$(UNIT_DEFAULTS)" ] && [ -z "$(HOME_PREFIX)" ]; then \
 	  if [ -e $(D)$(SYSCONFDIR)/default/gpsfix ]; then echo "kept $(D)$(SYSCONFDIR)/default/gpsfix as it is"; \
 	  else echo "install -D -m 0644 $(UNIT_DEFAULTS) $(D)$(SYSCONFDIR)/default/gpsfix"; \
 	    $(ROOT) install -D -m 0644 $(UNIT_DEFAULTS) $(D)$(SYSCONFDIR)/default/gpsfix || exit 1; fi; \
 	fi
-	@if [ -z "$(DESTDIR)" ]; then \
+	@if [ -z "$(DESTDIR)$(HOME_PREFIX)" ]; then \
 	  if command -v udevadm >/dev/null; then $(ROOT) udevadm control --reload-rules || true; fi; \
 	  if [ -d /run/systemd/system ] && [ -n "$(UNITS)" ]; then $(ROOT) systemctl daemon-reload || true; fi; \
 	fi
@@ -151,14 +182,14 @@ install: $(if $(filter .build/release/gpsfix,$(BINARY)),release)
 # (an edited one is the administrator's), the directories never (others use them).
 uninstall:
 	$(ROOT) rm -f $(D)$(BINDIR)/gpsfix $(D)$(MANDIR)/man1/gpsfix.1 $(D)$(BASHCOMPDIR)/gpsfix $(D)$(ZSHCOMPDIR)/_gpsfix \
-	  $(D)$(UDEVRULESDIR)/60-gpsfix.rules $(D)$(SYSTEMDUNITDIR)/gpsfix.service $(D)$(SYSTEMDUNITDIR)/gpsfix.socket
-	@if [ -e $(D)$(SYSCONFDIR)/default/gpsfix ]; then \
+	  $(if $(HOME_PREFIX),,$(D)$(UDEVRULESDIR)/60-gpsfix.rules $(D)$(SYSTEMDUNITDIR)/gpsfix.service $(D)$(SYSTEMDUNITDIR)/gpsfix.socket)
+	@if [ -z "$(HOME_PREFIX)" ] && [ -e $(D)$(SYSCONFDIR)/default/gpsfix ]; then \
 	  if [ -z "$(UNIT_DEFAULTS)" ]; then echo "kept $(D)$(SYSCONFDIR)/default/gpsfix: there is no $(SYSTEMD_SRC)/gpsfix.default to tell whether it was changed"; \
 	  elif cmp -s $(UNIT_DEFAULTS) $(D)$(SYSCONFDIR)/default/gpsfix; then \
 	    echo "rm -f $(D)$(SYSCONFDIR)/default/gpsfix"; $(ROOT) rm -f $(D)$(SYSCONFDIR)/default/gpsfix; \
 	  else echo "kept $(D)$(SYSCONFDIR)/default/gpsfix: it has been changed since it was installed"; fi; \
 	fi
-	@if [ -z "$(DESTDIR)" ]; then \
+	@if [ -z "$(DESTDIR)$(HOME_PREFIX)" ]; then \
 	  if command -v udevadm >/dev/null; then $(ROOT) udevadm control --reload-rules || true; fi; \
 	  if [ -d /run/systemd/system ]; then $(ROOT) systemctl daemon-reload || true; fi; \
 	fi
@@ -169,6 +200,24 @@ install-udev:
 	$(SUDO) install -D -m 0644 udev/60-gpsfix.rules $(UDEVRULESDIR)/60-gpsfix.rules
 	$(SUDO) udevadm control --reload-rules
 	$(SUDO) udevadm trigger --action=add --subsystem-match=tty
+
+# A Debian package of the release binary, gpsfix_VERSION-DEB_REVISION_ARCH.deb in DEB_OUT, made by
+# Tools/deb/build.sh from what 'make install' stages with Debian's directories; its Depends are
+# the packages of the libraries the binary links, so it is for the release it was built on.
+# SCRATCH is the build directory: a Debian root sharing this tree names its own
+# (Tools/deb/root-check.sh uses .build/distro-CODENAME), apart from the host's .build. When
+# lintian is installed, the package must pass it with no error or warning (DEB_LINTIAN=no skips).
+SCRATCH      ?= .build
+DEB_REVISION ?= 1
+DEB_OUT      ?= .
+DEB_LINTIAN  ?= yes
+deb:
+	$(MAKE) release RELEASE_FLAGS='$(RELEASE_FLAGS) $(if $(filter-out .build,$(SCRATCH)),--scratch-path $(SCRATCH))'
+	Tools/deb/build.sh $(SCRATCH)/release/gpsfix $(SCRATCH)/deb $(DEB_OUT) $(DEB_REVISION)
+	@if [ "$(DEB_LINTIAN)" = yes ] && command -v lintian >/dev/null; then \
+	  deb=$$(ls -t $(DEB_OUT)/gpsfix_*_$$(dpkg --print-architecture).deb | head -n1); \
+	  echo "lintian $$deb"; lintian --fail-on error,warning --info "$$deb"; \
+	fi
 
 deps-run:
 	@Tools/apt-ensure.sh $(SUDO) $(RUN_DEPS)

@@ -58,6 +58,9 @@ let package = Package(
         // the fuzz target (`make fuzz`) and of the crash regression tests.
         .target(name: "EngineCheck", dependencies: ["NMEA", "GPSLocation", "GPSOutput"], path: "Fuzz/EngineCheck", swiftSettings: strict),
         .executableTarget(name: "nmea-fuzz", dependencies: ["EngineCheck", "GPSLocation"], path: "Fuzz/nmea-fuzz", swiftSettings: strict),
+        // What a gpsd peer sends, through the gpsd source's checks and the installed libgps
+        // (`make fuzz-gpsd`): a line that made libgps loop would be a time-out, and a finding.
+        .executableTarget(name: "gpsd-fuzz", dependencies: ["GPSGpsd", "GPSLocation"], path: "Fuzz/gpsd-fuzz", swiftSettings: strict),
         // What several test targets share: deadline-bound waiting, temporary directories.
         .target(name: "GPSTestSupport", path: "Tests/GPSTestSupport", swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSTestSupport"], swiftSettings: strict),

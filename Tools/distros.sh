@@ -201,21 +201,24 @@ run_host() {
   order+=("$name")
   describe "$name" ""
   echo "distros: $name: building (host build, .build)"
+  local t=$SECONDS
   if $SWIFT build --build-tests $STRICT > "$logs/host-build.log" 2>&1; then
     build[$name]=ok
   else
     build[$name]=FAILED; tests[$name]="not run"; failed=1
     tail -40 "$logs/host-build.log"; return
   fi
-  echo "distros: $name: gpsd tests"
+  echo "distros: $name: built in $((SECONDS - t)) s; gpsd tests"
+  t=$SECONDS
   $SWIFT test --skip-build --no-parallel --filter "$GPSD_TESTS" > "$logs/host-test.log" 2>&1 || true
   count_tests "$logs/host-test.log" "$name" || { failed=1; grep -E '✘|error:' "$logs/host-test.log" | head -40; }
-  echo "distros: $name: ${tests[$name]}"
+  echo "distros: $name: ${tests[$name]} in $((SECONDS - t)) s"
 }
 
 run_root() { # SUITE
   local suite=$1 root=$CACHE/$1 name scratch=.build/distro-$1
   name="$suite"
+  local t=$SECONDS
   if ! ensure_root "$suite"; then
     order+=("$name"); build[$name]="no root"; tests[$name]="not run"; failed=1; return
   fi
@@ -223,14 +226,16 @@ run_root() { # SUITE
   order+=("$name")
   describe "$name" "$root"
   enter "$root"
-  echo "distros: $name: building in $root ($scratch)"
+  echo "distros: $name: root ready in $((SECONDS - t)) s; building in $root ($scratch)"
+  t=$SECONDS
   if in_root "$root" "$user" "swift build --build-tests --scratch-path $scratch $STRICT" > "$logs/$suite-build.log" 2>&1; then
     build[$name]=ok
-    echo "distros: $name: gpsd tests"
+    echo "distros: $name: built in $((SECONDS - t)) s; gpsd tests"
+    t=$SECONDS
     in_root "$root" "$user" "swift test --skip-build --no-parallel --scratch-path $scratch --filter '$GPSD_TESTS'" \
       > "$logs/$suite-test.log" 2>&1 || true
     count_tests "$logs/$suite-test.log" "$name" || { failed=1; grep -E '✘|error:' "$logs/$suite-test.log" | head -40; }
-    echo "distros: $name: ${tests[$name]}"
+    echo "distros: $name: ${tests[$name]} in $((SECONDS - t)) s"
   else
     build[$name]=FAILED; tests[$name]="not run"; failed=1
     grep -E 'error:' "$logs/$suite-build.log" | sort -u | head -20
@@ -239,6 +244,7 @@ run_root() { # SUITE
   # The Debian package, built, installed, run and purged in this system (Tools/deb, when there).
   if [ "$suite" = trixie ] && [ -f Tools/deb/root-check.sh ]; then
     echo "distros: $name: Tools/deb/root-check.sh"
+    t=$SECONDS
     if in_root "$root" 0:0 "bash Tools/deb/root-check.sh" > "$logs/$suite-deb.log" 2>&1; then
       deb_check="passed"
     else
@@ -246,6 +252,7 @@ run_root() { # SUITE
       tail -30 "$logs/$suite-deb.log"
     fi
     deb_root=$name
+    echo "distros: $name: Debian package $deb_check in $((SECONDS - t)) s"
   fi
   unmount_all
 }

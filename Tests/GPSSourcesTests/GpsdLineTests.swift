@@ -151,3 +151,15 @@ struct GpsdDecodingTests {
 }
 
 enum GpsdTestFailure: Error { case notAReport }
+
+@Suite("gpsd lines, checked whole (make fuzz-gpsd's body)")
+struct GpsdLineCheckTests {
+    @Test("Hostile lines between good ones break nothing, through this system's libgps")
+    func hostileStream() {
+        let lines = [GpsdReports.tpv(second: 1), #"{x"class":"TPV"}"#, GpsdReports.skyWithDuplicates,
+                     #"{"class":"SKY","satellites":[{"PRN":65,"used":true},{"gnssid":6,"svid":1},{"PRN":65}]}"#,
+                     #"{"class":"TPV","mode":3,"lat":91,"lon":181}"#, "\u{0}\u{FF}", GpsdReports.tpv(second: 2, latitude: -89.9, longitude: 179.9)]
+        let bytes = Array(lines.joined(separator: "\n").utf8) + [0x0A]
+        #expect(bytes.withUnsafeBytes { GpsdLineCheck.run($0) } == [])
+    }
+}
