@@ -206,7 +206,8 @@ run_host() {
     build[$name]=ok
   else
     build[$name]=FAILED; tests[$name]="not run"; failed=1
-    tail -40 "$logs/host-build.log"; return
+    grep -E '^[^ ]+:[0-9]+:[0-9]+: error:' "$logs/host-build.log" | sort -u | head -20 | grep . || tail -15 "$logs/host-build.log"
+    return
   fi
   echo "distros: $name: built in $((SECONDS - t)) s; gpsd tests"
   t=$SECONDS
@@ -238,8 +239,9 @@ run_root() { # SUITE
     echo "distros: $name: ${tests[$name]} in $((SECONDS - t)) s"
   else
     build[$name]=FAILED; tests[$name]="not run"; failed=1
-    grep -E 'error:' "$logs/$suite-build.log" | sort -u | head -20
-    tail -15 "$logs/$suite-build.log"
+    # Each error once, where it is; the log's end when there is none (the toolchain did not run).
+    grep -E '^[^ ]+:[0-9]+:[0-9]+: error:' "$logs/$suite-build.log" | sort -u | head -20 | grep . \
+      || tail -15 "$logs/$suite-build.log"
   fi
   # The Debian package, built, installed, run and purged in this system (Tools/deb, when there).
   if [ "$suite" = trixie ] && [ -f Tools/deb/root-check.sh ]; then
@@ -269,9 +271,9 @@ for system in "${systems[@]}"; do
 done
 
 echo
-printf '%-22s %-22s %-22s %-4s %-7s %s\n' system gpsd libgps API build "gpsd tests"
+printf '%-24s %-18s %-28s %-4s %-7s %s\n' system gpsd libgps API build "gpsd tests"
 for name in "${order[@]}"; do
-  printf '%-22s %-22s %-22s %-4s %-7s %s\n' "$name" "${gpsd_version[$name]:-?}" "${libgps_version[$name]:-?}" \
+  printf '%-24s %-18s %-28s %-4s %-7s %s\n' "$name" "${gpsd_version[$name]:-?}" "${libgps_version[$name]:-?}" \
     "${api[$name]:-?}" "${build[$name]}" "${tests[$name]}"
 done
 if [ -n "$deb_root" ]; then
