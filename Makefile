@@ -70,8 +70,9 @@ conformance: deps-test release
 # The build and the gpsd tests on each system gpsfix says it runs on: this machine (Debian 12,
 # gpsd 3.22), and minimal Debian 13 (gpsd 3.25) and Debian unstable roots made with debootstrap
 # in DISTROS_CACHE and kept between runs, each with its own libgps, gpsd and GCC, and the Swift
-# toolchain on PATH bind-mounted in (Tools/distros.sh says how). About 20 minutes from nothing,
-# a few once the roots and their builds are there. Needs root (sudo) for chroot and mounts.
+# toolchain on PATH bind-mounted in (Tools/distros.sh says how). About 11 minutes from nothing,
+# a few once the roots and their builds are there; the Debian package is checked in the Debian 13
+# root too (Tools/deb/root-check.sh). Needs root (sudo) for chroot and mounts.
 DISTROS_CACHE  ?= /var/cache/gpsfix-distros
 DISTROS_MIRROR ?= http://deb.debian.org/debian
 DISTROS        ?= host trixie sid
