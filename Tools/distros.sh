@@ -109,13 +109,27 @@ mount_in() { # TARGET MOUNT-ARGS...
   mounted+=("$target")
 }
 
+# A run killed before its trap ran (SIGKILL) can leave mounts in a root: they are unmounted
+# before the root is entered again or removed, and nothing is removed while any is left, for
+# rm -rf would go through a bind mount into /dev or the project.
+unmount_stale() { # DIR
+  local dir=$1
+  if grep -q " $dir/" /proc/mounts; then
+    echo "distros: $dir has mounts left from an earlier run; unmounting them" >&2
+    grep " $dir/" /proc/mounts | awk '{print $2}' | sort -r | while read -r m; do $SUDO umount -l "$m"; done
+  fi
+  ! grep -q " $dir/" /proc/mounts || { echo "distros: $dir still has mounts; not touching it" >&2; return 1; }
+}
+
+remove_root() { # DIR
+  [ -e "$1" ] || return 0
+  unmount_stale "$1" || return 1
+  $SUDO rm -rf --one-file-system "$1"
+}
+
 enter() { # ROOT: the system's view a build and its tests need
   local root=$1
-  # A run killed before its trap ran could have left mounts: none are stacked twice.
-  if grep -q " $root/" /proc/mounts; then
-    echo "distros: $root has mounts left from an earlier run; unmounting them" >&2
-    grep " $root/" /proc/mounts | awk '{print $2}' | sort -r | while read -r m; do $SUDO umount -l "$m"; done
-  fi
+  unmount_stale "$root" || exit 1
   current_root=$root
   mount_in "$root/proc" -t proc proc
   mount_in "$root/sys" --bind -o ro /sys
@@ -141,14 +155,14 @@ ensure_root() { # SUITE
     reachable "$suite" || unreachable "$suite" "made"
     echo "distros: making the $suite root in $root (debootstrap --variant=minbase)"
     $SUDO mkdir -p "$CACHE"
-    $SUDO rm -rf "$root.new"
+    remove_root "$root.new" || return 1
     $SUDO debootstrap --variant=minbase "$suite" "$root.new" "$MIRROR" > "$logs/$suite-debootstrap.log" 2>&1 \
       || { tail -20 "$logs/$suite-debootstrap.log" >&2; reachable "$suite" || unreachable "$suite" "made"; echo "distros: debootstrap $suite failed" >&2; return 1; }
     # Installing gpsd (or anything) in the root starts no daemon on this machine.
     printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$root.new/usr/sbin/policy-rc.d" > /dev/null
     $SUDO chmod 0755 "$root.new/usr/sbin/policy-rc.d"
     $SUDO touch "$root.new/.gpsfix-root"
-    $SUDO rm -rf "$root"
+    remove_root "$root" || return 1
     $SUDO mv "$root.new" "$root"
   fi
   gcc=$($SUDO chroot "$root" apt-cache depends g++ 2>/dev/null | sed -n 's/^ *Depends: g++-\([0-9][0-9]*\)$/\1/p' | head -1)
