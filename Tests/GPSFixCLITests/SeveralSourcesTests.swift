@@ -58,10 +58,14 @@ struct SeveralSourcesTests {
     func refusals() async throws {
         let (dir, a, b) = try twoCaptures()
         defer { withExtendedLifetime(dir) {} }
-        for output in ["--gpx", "--view"] {
-            let result = try #require(await gpsfix("watch", "--replay", a, "--replay", b, output))
-            #expect(result.status == 64, "\(output): \(result)")
-            #expect(result.stderr.contains("\(output) shows one source; with several, watch prints text, --json, --nmea"))
+        // Whatever the terminal: a TERM that cannot redraw falls back to lines only once what
+        // was asked has been judged.
+        for term in ["xterm-256color", "dumb"] {
+            for output in ["--gpx", "--view"] {
+                let result = try #require(await runGPSFix(["watch", "--replay", a, "--replay", b, output], launcher: ["/usr/bin/env", "TERM=\(term)"]))
+                #expect(result.status == 64, "TERM=\(term) \(output): \(result)")
+                #expect(result.stderr.contains("\(output) shows one source; with several, watch prints text, --json, --nmea"))
+            }
         }
         let twice = try #require(await gpsfix("watch", "--replay", a, "--replay", a))
         #expect(twice.status == 64 && twice.stderr.contains("\(a) is named twice"))

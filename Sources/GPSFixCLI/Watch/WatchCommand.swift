@@ -14,10 +14,6 @@ struct WatchCommand {
         // redraw in place (TERM=dumb) gets lines.
         let redraws = TerminalScreen.canRedraw(term: TerminalScreen.environmentTerm)
         var format = try OutputFormat.forWatch(args, stdoutIsTerminal: isatty(terminal.out.fd) == 1 && redraws)
-        if format.isForPeople && !redraws {
-            terminal.note("gpsfix: this terminal (TERM=\(TerminalScreen.environmentTerm ?? "")) cannot redraw in place; printing lines instead of the live view")
-            format = OutputFormat.plain
-        }
         let limit = try SourceOptions.count(args, "-n")
         let speed = try SourceOptions.speed(args, default: .factor(1))
         let managers: [any LocationManagerInterface] = try MQTTWatch.manager(args).map { [$0] }
@@ -26,6 +22,11 @@ struct WatchCommand {
         if several && !format.showsSeveralSources {
             let lines = OutputFormat.all.filter(\.showsSeveralSources).map { $0.flag ?? $0.title }
             throw UsageError(message: "\(format.flag ?? format.title) shows one source; with several, watch prints \(lines.joined(separator: ", "))")
+        }
+        // What was asked is judged first, whatever the terminal: a usage error is one everywhere.
+        if format.isForPeople && !redraws {
+            terminal.note("gpsfix: this terminal (TERM=\(TerminalScreen.environmentTerm ?? "")) cannot redraw in place; printing lines instead of the live view")
+            format = OutputFormat.plain
         }
         // Each source writes through an output of its own (its name in its lines), all into
         // the one stdout.
