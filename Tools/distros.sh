@@ -27,12 +27,12 @@ systems=("$@")
 [ ${#systems[@]} -gt 0 ] || systems=(host trixie sid)
 
 # Every test that runs a real gpsd, reads through one with GpsdManager, or gives gpsfix --gpsd:
-# GpsdManager's suites and this system's libgps decoding what gpsfix writes (GPSSourcesTests.Gpsd*,
-# or a GPSGpsdTests module should they move there), the CLI against gpsd on a pty (GpsdLiveTests)
+# GpsdManager's suites and this system's libgps decoding what gpsfix writes (GPSSourcesTests.Gpsd*),
+# the CLI against gpsd on a pty (GpsdLiveTests)
 # or on no port (GpsdCLITests), the system's gpsd clients (gpspipe, cgps, python3-gps, libgps)
 # reading serve (ServeCommandTests), gpsd reading serve's NMEA feeds, serve --gpsd waiting for
 # gpsd, and the usage checks that name --gpsd. A test skipped (a tool missing) fails the run.
-GPSD_TESTS='GPSGpsdTests\.|GPSSourcesTests\.Gpsd|GPSFixCLITests\.(GpsdLiveTests|GpsdCLITests|ServeCommandTests|ServeNMEAFeedTests|ServeWaitsTests)|NetworkSourceTests/failures|SeveralSourcesTests/refusals|DemoModeTests/simulated'
+GPSD_TESTS='GPSSourcesTests\.Gpsd|GPSFixCLITests\.(GpsdLiveTests|GpsdCLITests|ServeCommandTests|ServeNMEAFeedTests|ServeWaitsTests)|NetworkSourceTests/failures|SeveralSourcesTests/refusals|DemoModeTests/simulated'
 
 # The packages a root needs: the libraries gpsfix links and the gpsd it is tested against, the
 # tests' tools (gpsd's clients, python3-gps, socat, tmux for cgps), and what the Swift toolchain needs to build and link there (its clang takes
