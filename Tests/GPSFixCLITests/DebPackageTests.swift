@@ -13,18 +13,6 @@ import Testing
                 "dpkg-dev, binutils or make is not installed"),
        .timeLimit(.minutes(1)), .serialized)
 struct DebPackageTests {
-    private func files(under root: String) -> Set<String> {
-        guard let walk = FileManager.default.enumerator(atPath: root) else { return [] }
-        var found: Set<String> = []
-        while let path = walk.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                found.insert(path)
-            }
-        }
-        return found
-    }
-
     private func text(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
 
     @Test("The package has the binary, page, completions, udev rules and units in Debian's places, with control, conffiles and md5sums to match")

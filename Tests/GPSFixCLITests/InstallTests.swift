@@ -18,21 +18,6 @@ struct InstallTests {
                             + arguments, within: .seconds(60))
     }
 
-    /// Every file and link under `root`, relative to it.
-    private func files(under root: String) -> Set<String> {
-        guard let walk = FileManager.default.enumerator(atPath: root) else { return [] }
-        var found: Set<String> = []
-        while let path = walk.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                found.insert(path)
-            } else if (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + path)) != nil {
-                found.insert(path)
-            }
-        }
-        return found
-    }
-
     private func text(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
 
     @Test("install puts the binary, man page, completions, udev rules and the units there are in their places; uninstall removes them all")

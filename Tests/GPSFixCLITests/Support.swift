@@ -151,3 +151,18 @@ extension TemporaryDirectory {
     }
 }
 
+/// Every file and link under `root`, relative to it.
+func files(under root: String) -> Set<String> {
+    guard let walk = FileManager.default.enumerator(atPath: root) else { return [] }
+    var found: Set<String> = []
+    while let path = walk.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            found.insert(path)
+        } else if (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + path)) != nil {
+            found.insert(path)
+        }
+    }
+    return found
+}
+
