@@ -36,15 +36,26 @@ struct GpsdLiveTests {
         }
     }
 
+    /// gpsd reading a pty that the capture is being written into, in a directory of its own.
+    static func gpsdFedTheCapture() async throws -> (TemporaryDirectory, GpsdOnPty) {
+        let dir = try TemporaryDirectory()
+        let rig = try GpsdOnPty(directory: dir.path, capture: capture)
+        do {
+            try await rig.startGpsd()
+        } catch {
+            rig.tearDown()
+            throw error
+        }
+        rig.startFeeding()
+        return (dir, rig)
+    }
+
     @Test("watch --gpsd prints the capture's fixes as gpsd reads them from a pty, and goes on after gpsd is restarted")
     func watchThroughRestart() async throws {
         // Given gpsd reading a pty that the capture is written into
         let replay = try await Self.replayed()
-        let dir = try TemporaryDirectory()
-        let rig = try GpsdOnPty(directory: dir.path, capture: Self.capture)
-        defer { rig.tearDown() }
-        try await rig.startGpsd()
-        rig.startFeeding()
+        let (dir, rig) = try await Self.gpsdFedTheCapture()
+        defer { withExtendedLifetime(dir) { rig.tearDown() } }
 
         // When watch --gpsd runs for three seconds, gpsd is killed and started again, and
         // watch runs five seconds more before Ctrl-C
@@ -72,11 +83,8 @@ struct GpsdLiveTests {
         // Given gpsd reading a pty that the capture is written into, serve reading gpsd, and a
         // client watching serve
         let replay = try await Self.replayed()
-        let dir = try TemporaryDirectory()
-        let rig = try GpsdOnPty(directory: dir.path, capture: Self.capture)
-        defer { rig.tearDown() }
-        try await rig.startGpsd()
-        rig.startFeeding()
+        let (dir, rig) = try await Self.gpsdFedTheCapture()
+        defer { withExtendedLifetime(dir) { rig.tearDown() } }
         let serve = try await ServeProcess(["--gpsd", "127.0.0.1:\(rig.port)"])
         defer { if serve.process.isRunning { serve.process.terminate() } }
         let client = try LineClient(port: serve.port)
