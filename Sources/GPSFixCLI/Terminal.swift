@@ -1,4 +1,5 @@
 import Glibc
+import GPSMQTT
 import GPSOutput
 
 /// Where a command's words go: stdout for results, stderr for messages. Injected so that
@@ -16,7 +17,7 @@ final class Terminal: @unchecked Sendable {
 
     func error(_ message: String) {
         out.flush()
-        let text = "gpsfix: " + message + "\n"
+        let text = "gpsfix: " + PasswordMasking.masking(message) + "\n"
         _ = text.utf8CString.withUnsafeBufferPointer { write(errFD, $0.baseAddress, $0.count - 1) }
     }
 
@@ -26,6 +27,6 @@ final class Terminal: @unchecked Sendable {
     }
 
     func note(_ text: String) {
-        _ = (text + "\n").utf8CString.withUnsafeBufferPointer { write(errFD, $0.baseAddress, $0.count - 1) }
+        _ = (PasswordMasking.masking(text) + "\n").utf8CString.withUnsafeBufferPointer { write(errFD, $0.baseAddress, $0.count - 1) }
     }
 }

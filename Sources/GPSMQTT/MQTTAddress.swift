@@ -14,6 +14,8 @@ public struct MQTTAddress: Sendable, Equatable {
     }
 
     public init(parsing text: String) throws(Invalid) {
+        // What the messages below show of the URL: never a password typed into it.
+        let shown = PasswordMasking.masked(url: text)
         let scheme: Substring
         let rest: Substring
         if text.hasPrefix("mqtt://") {
@@ -21,7 +23,7 @@ public struct MQTTAddress: Sendable, Equatable {
         } else if text.hasPrefix("mqtts://") {
             (scheme, rest) = ("mqtts", text.dropFirst(8))
         } else {
-            throw Invalid(description: "'\(text)' does not start with mqtt:// or mqtts://")
+            throw Invalid(description: "'\(shown)' does not start with mqtt:// or mqtts://")
         }
         usesTLS = scheme == "mqtts"
         let slash = rest.firstIndex(of: "/") ?? rest.endIndex
@@ -31,28 +33,28 @@ public struct MQTTAddress: Sendable, Equatable {
         if let at = authority.lastIndex(of: "@") {
             let user = authority[..<at]
             guard !user.contains(":") else {
-                throw Invalid(description: "'\(text)' has a password in it: give it with --mqtt-password-file or GPSFIX_MQTT_PASSWORD instead, never on the command line")
+                throw Invalid(description: "'\(shown)' has a password in it: give it with --mqtt-password-file, the systemd credential gpsfix.mqtt-password or GPSFIX_MQTT_PASSWORD instead, never on the command line")
             }
-            guard !user.isEmpty else { throw Invalid(description: "'\(text)' has an empty user name before '@'") }
+            guard !user.isEmpty else { throw Invalid(description: "'\(shown)' has an empty user name before '@'") }
             username = Self.percentDecoded(user)
             authority = authority[authority.index(after: at)...]
         }
         let defaultPort = usesTLS ? 8883 : 1883
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw Invalid(description: "'\(text)' has an unclosed '['") }
+            guard let close = authority.firstIndex(of: "]") else { throw Invalid(description: "'\(shown)' has an unclosed '['") }
             host = String(authority[authority.index(after: authority.startIndex)..<close])
             let after = authority[authority.index(after: close)...]
-            port = after.isEmpty ? defaultPort : try Self.port(after.dropFirst(), in: text, colon: after.first == ":")
+            port = after.isEmpty ? defaultPort : try Self.port(after.dropFirst(), in: shown, colon: after.first == ":")
         } else if let colon = authority.firstIndex(of: ":") {
             host = String(authority[..<colon])
-            port = try Self.port(authority[authority.index(after: colon)...], in: text, colon: true)
+            port = try Self.port(authority[authority.index(after: colon)...], in: shown, colon: true)
         } else {
             host = String(authority)
             port = defaultPort
         }
-        guard !host.isEmpty, !host.contains(" ") else { throw Invalid(description: "'\(text)' names no broker host") }
+        guard !host.isEmpty, !host.contains(" ") else { throw Invalid(description: "'\(shown)' names no broker host") }
         guard !prefix.isEmpty else {
-            throw Invalid(description: "'\(text)' has no topic prefix after the host (e.g. mqtt://\(host)/fleet/van7)")
+            throw Invalid(description: "'\(shown)' has no topic prefix after the host (e.g. mqtt://\(host)/fleet/van7)")
         }
     }
 

@@ -9,7 +9,7 @@ enum MQTTOptions {
         .value("--mqtt-cafile", "FILE", "With mqtts://, the CA certificate that signed the broker's (default: the system's CAs)."),
         .value("--mqtt-cert", "FILE", "With mqtts://, a client certificate for brokers that ask for one (with --mqtt-key)."),
         .value("--mqtt-key", "FILE", "The client certificate's private key."),
-        .value("--mqtt-password-file", "FILE", "Read the broker password from FILE (its first line); or set GPSFIX_MQTT_PASSWORD. Never on the command line."),
+        .value("--mqtt-password-file", "FILE", "Read the broker password from FILE (its first line; mode 600); or the systemd credential gpsfix.mqtt-password, or GPSFIX_MQTT_PASSWORD. Never on the command line."),
         .value("--mqtt-client-id", "ID", "The MQTT client id (default: gpsfix-HOSTNAME-PREFIX)."),
     ]
 
@@ -58,24 +58,9 @@ enum MQTTOptions {
         return settings
     }
 
-    /// `--mqtt-password-file` (its first line), else `GPSFIX_MQTT_PASSWORD`, else none.
+    /// The password, from where `MQTTPassword` says, or none.
     static func password(_ args: ParsedArguments) throws(UsageError) -> String? {
-        if let path = args["--mqtt-password-file"] {
-            guard let file = fopen(path, "r") else {
-                throw UsageError(message: "--mqtt-password-file: \(path) cannot be read (\(String(cString: strerror(errno))))")
-            }
-            defer { fclose(file) }
-            var line: UnsafeMutablePointer<CChar>?
-            var capacity = 0
-            defer { free(line) }
-            guard getline(&line, &capacity, file) > 0, let line else {
-                throw UsageError(message: "--mqtt-password-file: \(path) is empty")
-            }
-            var text = String(cString: line)
-            while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
-            return text
-        }
-        return getenv("GPSFIX_MQTT_PASSWORD").map { String(cString: $0) }
+        try MQTTPassword.read(file: args["--mqtt-password-file"])
     }
 
     /// `gpsfix-HOSTNAME-PREFIX`: stable across restarts (a broker and Home Assistant know it
@@ -98,7 +83,7 @@ enum MQTTOptions {
     /// What to do about `error`, after what happened.
     static func message(for error: MQTTError) -> String {
         let advice: String? = switch error {
-        case .loginRefused: "Check the user name in the URL and the password (--mqtt-password-file or GPSFIX_MQTT_PASSWORD)."
+        case .loginRefused: "Check the user name in the URL and the password (--mqtt-password-file, the credential gpsfix.mqtt-password or GPSFIX_MQTT_PASSWORD)."
         // The broker wants to know who connects: a certificate of the client's own.
         case .tlsFailed(_, let reason) where reason.contains("certificate required"):
             "The broker asks for a client certificate: give it with --mqtt-cert FILE and --mqtt-key FILE."

@@ -37,8 +37,10 @@ struct MQTTSecurityTests {
             let passwd = try await runTool(MQTTBroker.passwd, ["-c", "-b", "\(p)/passwords", "van7", "right horse"])
             guard passwd.status == 0 else { throw SpawnError(description: "mosquitto_passwd: \(passwd.err)") }
             for file in ["server.key", "passwords"] { chmod("\(p)/\(file)", 0o644) }
-            _ = try dir.write("good.pass", "right horse\n")
-            _ = try dir.write("bad.pass", "wrong horse\n")
+            // A password file is its owner's alone: gpsfix refuses one others may read.
+            for (name, text) in [("good.pass", "right horse\n"), ("bad.pass", "wrong horse\n")] {
+                chmod(try dir.write(name, text), 0o600)
+            }
         }
 
         var brokerConfig: [String] {
@@ -116,5 +118,82 @@ struct MQTTSecurityTests {
         #expect(result.status == 1)
         #expect(result.err.contains("The MQTT broker at 127.0.0.1:\(broker.port) refused the login ("), "\(result.err)")
         #expect(result.err.contains("--mqtt-password-file"))
+    }
+
+    @Test("No password reaches stderr or the broker's log: a URL with one is refused masked, a wrong or right one is never printed")
+    func passwordNeverShown() async throws {
+        let secrets = try await Secrets()
+        let broker = try await MQTTBroker(extra: secrets.brokerConfig, anonymous: false)
+        let capture = try secrets.dir.drive(epochs: 30)
+        var said = ""
+        let inURL = try await runTool(GPSFixBinary.url!.path, [
+            "serve", "--no-listen", "--replay", capture, "--mqtt", "mqtts://van7:right%20horse@127.0.0.1:\(broker.port)/fleet/van7"],
+            within: .seconds(10))
+        #expect(inURL.status == 64)
+        #expect(inURL.err.contains("mqtts://van7:***@127.0.0.1:\(broker.port)/fleet/van7"), "\(inURL.err)")
+        said += inURL.err
+        let wrong = try await runTool(GPSFixBinary.url!.path, [
+            "serve", "--no-listen", "--replay", capture, "--mqtt", "mqtts://van7@127.0.0.1:\(broker.port)/fleet/van7",
+            "--mqtt-cafile", "\(secrets.path)/ca.crt", "--mqtt-password-file", "\(secrets.path)/bad.pass"], within: .seconds(10))
+        #expect(wrong.status == 1)
+        said += wrong.err
+        let serve = try await mqttServe(broker, prefix: "fleet/van7",
+                                        ["--replay", capture, "--loop", "--mqtt-cafile", "\(secrets.path)/ca.crt",
+                                         "--mqtt-password-file", "\(secrets.path)/good.pass"],
+                                        scheme: "mqtts", user: "van7")
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("publishing to the mqtts broker") }, "\(serve.stderr)")
+        #expect(await serve.stop() == 0)
+        said += serve.stderr
+        for secret in ["right horse", "right%20horse", "wrong horse"] {
+            #expect(!said.contains(secret), "gpsfix printed a password: \(said)")
+            #expect(!broker.log.contains(secret), "the broker logged a password: \(broker.log)")
+        }
+    }
+
+    @Test("A password file that group or others may read is refused, with the chmod that fixes it")
+    func openPasswordFileRefused() async throws {
+        let secrets = try await Secrets()
+        let open = try secrets.dir.write("open.pass", "right horse\n")
+        chmod(open, 0o640)
+        let result = try await runTool(GPSFixBinary.url!.path, [
+            "serve", "--no-listen", "--replay", try secrets.dir.drive(epochs: 3), "--mqtt", "mqtt://van7@127.0.0.1:1/fleet/van7",
+            "--mqtt-password-file", open], within: .seconds(10))
+        #expect(result.status == 64, "\(result.err)")
+        #expect(result.err.contains("may be read or changed by others (mode 640)"), "\(result.err)")
+        #expect(result.err.contains("chmod 600 '\(open)'"), "\(result.err)")
+        #expect(!result.err.contains("right horse"))
+    }
+
+    @Test("The systemd credential gpsfix.mqtt-password in $CREDENTIALS_DIRECTORY logs in")
+    func systemdCredential() async throws {
+        let secrets = try await Secrets()
+        let broker = try await MQTTBroker(extra: secrets.brokerConfig, anonymous: false)
+        let credentials = try secrets.dir.makeDirectory("credentials")
+        chmod(try secrets.dir.write("credentials/gpsfix.mqtt-password", "right horse"), 0o400)
+        let serve = try await GPSFixProcess(
+            ["serve", "--no-listen", "--mqtt", "mqtts://van7@127.0.0.1:\(broker.port)/fleet/van7", "--replay",
+             try secrets.dir.drive(epochs: 30), "--loop", "--mqtt-cafile", "\(secrets.path)/ca.crt"],
+            environment: ["CREDENTIALS_DIRECTORY": credentials], announcement: "to MQTT only; Ctrl-C to stop")
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("publishing to the mqtts broker at 127.0.0.1:\(broker.port)") },
+                "\(serve.stderr)")
+        #expect(await serve.stop() == 0)
+    }
+
+    @Test("GPSFIX_MQTT_PASSWORD is used, then gone from the process's environment (/proc/PID/environ)")
+    func environmentWiped() async throws {
+        let secrets = try await Secrets()
+        let broker = try await MQTTBroker(extra: secrets.brokerConfig, anonymous: false)
+        let serve = try await GPSFixProcess(
+            ["serve", "--no-listen", "--mqtt", "mqtts://van7@127.0.0.1:\(broker.port)/fleet/van7", "--replay",
+             try secrets.dir.drive(epochs: 30), "--loop", "--mqtt-cafile", "\(secrets.path)/ca.crt"],
+            environment: ["GPSFIX_MQTT_PASSWORD": "right horse"], announcement: "to MQTT only; Ctrl-C to stop")
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("publishing to the mqtts broker at 127.0.0.1:\(broker.port)") },
+                "\(serve.stderr)")
+        let environ = try #require(FileManager.default.contents(atPath: "/proc/\(serve.pid)/environ"))
+        let text = String(decoding: environ, as: UTF8.self)
+        #expect(text.contains("PATH="), "the environment was read")
+        #expect(!text.contains("right horse"))
+        #expect(!text.contains("GPSFIX_MQTT_PASSWORD=r"))
+        #expect(await serve.stop() == 0)
     }
 }
