@@ -65,6 +65,28 @@ struct RequestScannerTests {
         Array(text.utf8).withUnsafeBytes { scanner.feed($0) }
     }
 
+    @Test("A ';' inside a JSON string does not end the request (issue 17); one outside does")
+    func semicolonInsideString() {
+        var scanner = RequestScanner()
+        // Given a device path holding ';' and an escaped quote, sent in one read and in pieces
+        let text = #"?WATCH={"enable":true,"device":"/dev/a;b\";c"};?POLL;"#
+        let expected: [RequestScanner.Outcome] = [.request(.watch(.init(enable: true, device: #"/dev/a;b";c"#))), .request(.poll)]
+        #expect(feed(&scanner, text) == expected)
+        var pieces: [RequestScanner.Outcome] = []
+        for c in text { pieces += feed(&scanner, String(c)) }
+        #expect(pieces == expected)
+        // And an open quote is closed by the newline's end: the next request is read afresh
+        #expect(feed(&scanner, "?WATCH={\"device\":\"x;\n?POLL;") == [.request(.invalid("Invalid WATCH: not a JSON object")), .request(.poll)])
+    }
+
+    @Test("Bytes that are not UTF-8 are an invalid request, not decoded with replacements")
+    func invalidUTF8() {
+        var scanner = RequestScanner()
+        let bytes: [UInt8] = Array(#"?WATCH={"device":""#.utf8) + [0xC0, 0xAF] + Array(#""};?POLL;"#.utf8)
+        let outcomes = bytes.withUnsafeBytes { scanner.feed($0) }
+        #expect(outcomes == [.request(.invalid("Invalid request: not UTF-8 text")), .request(.poll)])
+    }
+
     @Test("Requests end at ';' or a newline, several in one read or one split across many")
     func terminators() {
         var scanner = RequestScanner()
