@@ -79,12 +79,12 @@ struct RequestScannerTests {
         #expect(feed(&scanner, "?WATCH={\"device\":\"x;\n?POLL;") == [.request(.invalid("Invalid WATCH: not a JSON object")), .request(.poll)])
     }
 
-    @Test("Bytes that are not UTF-8 are an invalid request, not decoded with replacements")
+    @Test("Bytes that are not UTF-8 are an unrecognized request, never a WATCH read with replacements")
     func invalidUTF8() {
         var scanner = RequestScanner()
-        let bytes: [UInt8] = Array(#"?WATCH={"device":""#.utf8) + [0xC0, 0xAF] + Array(#""};?POLL;"#.utf8)
+        let bytes: [UInt8] = Array(#"?WATCH={"enable":true,"device":""#.utf8) + [0xC0, 0xAF] + Array(#""};?POLL;"#.utf8)
         let outcomes = bytes.withUnsafeBytes { scanner.feed($0) }
-        #expect(outcomes == [.request(.invalid("Invalid request: not UTF-8 text")), .request(.poll)])
+        #expect(outcomes == [.request(.unrecognized(#"?WATCH={"enable":true,"device":"��"}"#)), .request(.poll)])
     }
 
     @Test("Requests end at ';' or a newline, several in one read or one split across many")

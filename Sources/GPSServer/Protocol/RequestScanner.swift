@@ -60,10 +60,11 @@ struct RequestScanner {
         // Trailing blanks, as `nc` or a careless client leaves them.
         while let last = pending.last, last == 0x20 || last == 0x09 { pending.removeLast() }
         guard !pending.isEmpty else { return nil }
-        // Not decoded with replacements: bytes that are not UTF-8 are no request, and the JSON
-        // reader must see what was sent to refuse it.
+        // Bytes that are not UTF-8 are no request: named back (with replacements, to be
+        // readable) as unrecognized, and never handed to the JSON reader with replacements
+        // that would make a `?WATCH={…}` of them look like text.
         guard let text = String(validating: pending, as: UTF8.self) else {
-            return .invalid("Invalid request: not UTF-8 text")
+            return .unrecognized(String(decoding: pending, as: UTF8.self))
         }
         return GpsdRequest(Substring(text))
     }
