@@ -32,6 +32,7 @@ public enum EngineCheck {
         }
         parser.finish { checker.check($0); events.append($0) }
         checker.check(parser.statistics)
+        checker.checkJSON(stream)
         if !sizes.isWhole {
             let whole = NMEAParser(acceptsSimulatedFixes: control & 0x80 != 0)
             var wholeEvents: [EngineEvent] = []

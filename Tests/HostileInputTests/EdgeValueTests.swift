@@ -262,3 +262,22 @@ struct StrictJSONTests {
         #expect(!parses("1" + String(repeating: "0", count: JSONValue.maximumNumberLength)))
     }
 }
+
+/// The fuzz target's own JSON check (`EngineCheck`: read, write back, read again) on the
+/// kinds of lines its seeds hold: a regression here is one `make fuzz` would report.
+@Suite("make fuzz's JSON read-back (issue 17)")
+struct FuzzJSONCheckTests {
+    @Test("reports, requests, escapes, surrogate pairs and UTF-8 read, write back and read again the same")
+    func roundTrips() {
+        let lines = [
+            #"{"class":"TPV","mode":3,"lat":45.877567200,"lon":-170.500111300,"track":359.9999,"climb":-0.5e1}"#,
+            #"{"class":"SKY","satellites":[{"PRN":201,"gnssid":5,"svid":9,"used":false}],"a":1,"a":2}"#,
+            #"{"device":"/dev/a;b\"c","scaled":null}"#,
+            #"["\ud83d\ude00","\u00e9\/\b\f\n\r\t\u0001","Zürich 東京",-0,0.5,1E+2,1e-320,[[[]]],{}]"#,
+            "+1\n01\n\"\\ud800\"\n[1,]",
+        ]
+        for line in lines {
+            #expect(EngineCheck.run([0] + Array((line + "\n").utf8)) == [], "\(line)")
+        }
+    }
+}
