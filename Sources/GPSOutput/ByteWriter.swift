@@ -211,6 +211,8 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
     /// as `append(_:decimals:)` writes them, except that one which rounds to 360 is written as
     /// 0: the same direction, and within the `0..<360` that every reader holds it to (gpsfix's
     /// own reading a report back). 359.99996 to four decimals is `0.0000`, not `360.0000`.
+    /// gpsd prints its `%.4f` as it comes and would write 360.0000; wrapping, not clamping to
+    /// 359.9999, keeps the printed value the nearest one to what was measured.
     public mutating func append(bearing value: Double, decimals: Int) {
         precondition(decimals >= 0 && decimals <= 9)
         let unit = Self.powerOfTen(decimals)
