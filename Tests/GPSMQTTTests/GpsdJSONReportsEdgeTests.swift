@@ -1,4 +1,6 @@
 @testable import GPSMQTT
+import Foundation
+import GPSOutput
 import NMEA
 import Testing
 
@@ -60,5 +62,65 @@ struct GpsdJSONReportsEdgeTests {
     ])
     func times(_ text: String, _ read: Bool) {
         #expect((GpsdJSONReports.time(text) != nil) == read)
+    }
+
+    @Test("every fix and sky view of the project's captures, printed and read back, is the same within printed precision")
+    func capturesRoundTrip() throws {
+        let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Captures").standardized
+        let names = try FileManager.default.contentsOfDirectory(atPath: captures.path).filter { $0.hasSuffix(".nmea") }
+        #expect(names.count >= 6)
+        var fixes = 0, skies = 0
+        for name in names {
+            let bytes = try [UInt8](Data(contentsOf: captures.appendingPathComponent(name)))
+            for event in NMEAParser.events(of: bytes) {
+                var w = ByteWriter()
+                switch event {
+                case .fix(let fix):
+                    GPSDJSON.tpv(fix, into: &w)
+                    guard case .fix(let read)? = GpsdJSONReports.report(Array(w.bytes.dropLast())) else {
+                        Issue.record("\(name): TPV not read back: \(String(decoding: w.bytes, as: UTF8.self))")
+                        continue
+                    }
+                    fixes += 1
+                    #expect(read.mode == fix.mode, "\(name)")
+                    guard fix.mode >= .twoD else { continue }
+                    #expect(near(read.coordinate?.latitude, fix.coordinate?.latitude, 9) && near(read.coordinate?.longitude, fix.coordinate?.longitude, 9), "\(name)")
+                    #expect(near(read.altitude, fix.altitude, 3) && near(read.speed, fix.speed, 3) && near(read.climb, fix.climb, 3), "\(name)")
+                    #expect(near(read.course, fix.course, 4, bearing: true), "\(name): \(String(describing: fix.course))")
+                case .sky(let sky):
+                    GPSDJSON.sky(sky, into: &w)
+                    guard case .sky(let read)? = GpsdJSONReports.report(w.bytes) else {
+                        Issue.record("\(name): SKY not read back")
+                        continue
+                    }
+                    skies += 1
+                    #expect(read.satellites.map(\.id) == sky.satellites.map(\.id), "\(name)")
+                    for (r, s) in zip(read.satellites, sky.satellites) {
+                        #expect(near(r.azimuth, s.azimuth, 1, bearing: true) && near(r.elevation, s.elevation, 1) && r.used == s.used, "\(name) \(s.id)")
+                    }
+                }
+            }
+        }
+        #expect(fixes > 100 && skies > 10)
+    }
+
+    @Test("every satellite gpsd's table numbers is printed in a SKY and read back as itself")
+    func everySatelliteRoundTrips() {
+        let all = Constellation.allCases.flatMap { c in SatelliteID.svids(of: c).map { SatelliteID(constellation: c, svid: $0) } }
+        for chunk in stride(from: 0, to: all.count, by: 140).map({ Array(all[$0..<min(all.count, $0 + 140)]) }) {
+            var w = ByteWriter()
+            GPSDJSON.sky(SkyView(satellites: chunk.map { Satellite(id: $0, azimuth: 359.96) }), into: &w)
+            guard case .sky(let read)? = GpsdJSONReports.report(w.bytes) else { Issue.record("SKY not read back"); continue }
+            #expect(read.satellites.map(\.id) == chunk)
+            #expect(read.satellites.allSatisfy { $0.azimuth == 0 })
+        }
+    }
+
+    /// Equal within half a unit of the last printed digit (going round 360 for a bearing); both unknown is equal.
+    private func near(_ read: Double?, _ value: Double?, _ decimals: Int, bearing: Bool = false) -> Bool {
+        guard let read, let value else { return read == nil && value == nil }
+        var d = abs(read - value)
+        if bearing { d = min(d, 360 - d) }
+        return d <= 0.5 * pow(10, -Double(decimals)) + 1e-9
     }
 }

@@ -79,6 +79,38 @@ struct RequestScannerTests {
         #expect(feed(&scanner, "?WATCH={\"device\":\"x;\n?POLL;") == [.request(.invalid("Invalid WATCH: not a JSON object")), .request(.poll)])
     }
 
+    @Test("Any bytes cut into any reads give the same requests as fed whole, up to an overlong one (seeded)")
+    func chunkingDifferential() {
+        // Pieces that matter to the scanner (quotes, escapes, ';', line ends) among junk
+        let pieces: [[UInt8]] = [Array("?WATCH=".utf8), Array("{\"device\":".utf8), [0x22], [0x5C], [0x3B], [0x0A], [0x0D], [0x20],
+                                 Array("\"a;b\"".utf8), Array("true}".utf8), Array("?POLL".utf8), [0xC3], [0xA9], [0xFF], [0x00]]
+        var state: UInt64 = 2026
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        for _ in 0..<300 {
+            var bytes: [UInt8] = []
+            for _ in 0..<(next() % 40) { bytes += pieces[next() % pieces.count] }
+            var whole = RequestScanner(limit: 64)
+            let expected = bytes.withUnsafeBytes { whole.feed($0) }
+            var chunked = RequestScanner(limit: 64)
+            var outcomes: [RequestScanner.Outcome] = []
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + 1 + next() % 7)
+                outcomes += bytes[offset..<end].withUnsafeBytes { chunked.feed($0) }
+                offset = end
+            }
+            // An overlong request ends the client (the server cuts it off), and with it the
+            // read it came in: compared up to there.
+            func upToOverlong(_ o: [RequestScanner.Outcome]) -> ArraySlice<RequestScanner.Outcome> {
+                o.firstIndex(of: .overlong).map { o[...$0] } ?? o[...]
+            }
+            #expect(upToOverlong(outcomes) == upToOverlong(expected), "\(bytes)")
+        }
+    }
+
     @Test("Bytes that are not UTF-8 are an unrecognized request, never a WATCH read with replacements")
     func invalidUTF8() {
         var scanner = RequestScanner()
