@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "GPSTestSupport", path: "Tests/GPSTestSupport", swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSSystemTests", dependencies: ["GPSSystem", "GPSTestSupport"], swiftSettings: strict),
-        .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA"], swiftSettings: strict),
+        .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA", "GPSLocation", "GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSLocationTests", dependencies: ["NMEA", "GPSLocation", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSSourcesTests", dependencies: ["NMEA", "GPSSources", "GPSGpsd", "CGPS", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["NMEA", "GPSOutput"], swiftSettings: strict),

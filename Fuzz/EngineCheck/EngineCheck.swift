@@ -12,20 +12,38 @@ import GPSOutput
 public enum EngineCheck {
     /// Runs the input and returns what broke an invariant (empty when all held). Traps only
     /// where the engine or a formatter itself traps.
+    ///
+    /// Beside the invariants, two differentials: the same bytes fed whole give the same events
+    /// and statistics as cut into the input's reads (framing and assembly cannot depend on
+    /// where a read ends), and every fix and sky view printed as gpsd JSON reads back through
+    /// the package's JSON reader within the ranges and equal within printed precision.
     public static func run(_ input: UnsafeRawBufferPointer) -> [String] {
         guard let control = input.first else { return [] }
         let stream = UnsafeRawBufferPointer(rebasing: input[1...])
         let parser = NMEAParser(acceptsSimulatedFixes: control & 0x80 != 0)
         var checker = Checker()
+        var events: [EngineEvent] = []
         var sizes = ChunkSizes(seed: control)
         var offset = 0
         while offset < stream.count {
             let end = min(stream.count, offset + sizes.next())
-            parser.parse(UnsafeRawBufferPointer(rebasing: stream[offset..<end])) { checker.check($0) }
+            parser.parse(UnsafeRawBufferPointer(rebasing: stream[offset..<end])) { checker.check($0); events.append($0) }
             offset = end
         }
-        parser.finish { checker.check($0) }
+        parser.finish { checker.check($0); events.append($0) }
         checker.check(parser.statistics)
+        checker.checkJSON(stream)
+        if !sizes.isWhole {
+            let whole = NMEAParser(acceptsSimulatedFixes: control & 0x80 != 0)
+            var wholeEvents: [EngineEvent] = []
+            whole.parse(stream) { wholeEvents.append($0) }
+            whole.finish { wholeEvents.append($0) }
+            if wholeEvents != events {
+                let at = zip(wholeEvents, events).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(wholeEvents.count, events.count)
+                checker.fail("whole and chunked differ at event \(at) of \(wholeEvents.count) whole, \(events.count) chunked")
+            }
+            if whole.statistics != parser.statistics { checker.fail("whole and chunked statistics differ") }
+        }
         return checker.violations
     }
 
@@ -44,6 +62,9 @@ struct ChunkSizes {
         whole = seed & 0x7F == 0
     }
 
+    /// Whether the input is fed in one read (then there is nothing to compare it with).
+    var isWhole: Bool { whole }
+
     mutating func next() -> Int {
         guard !whole else { return Int.max / 2 }
         state = state &* 37 &+ 11
@@ -55,9 +76,10 @@ struct ChunkSizes {
 struct Checker: ~Copyable {
     var violations: [String] = []
     private var track = GPXTrack()
-    private var writer = ByteWriter()
+    /// What the last formatter wrote (`ReadBack.swift` reads it back).
+    var writer = ByteWriter()
 
-    private mutating func fail(_ what: String) { violations.append(what) }
+    mutating func fail(_ what: String) { violations.append(what) }
 
     private mutating func within(_ name: String, _ value: Double?, _ bounds: some RangeExpression<Double>) {
         guard let value else { return }
@@ -79,18 +101,17 @@ struct Checker: ~Copyable {
         }
         within("altitude", fix.altitude, Bounds.altitude)
         within("geoid separation", fix.geoidSeparation, Bounds.geoidSeparation)
-        let h = Bounds.altitude.lowerBound + Bounds.geoidSeparation.lowerBound
-        within("ellipsoidal altitude", fix.ellipsoidalAltitude, h...(Bounds.altitude.upperBound + Bounds.geoidSeparation.upperBound))
+        within("ellipsoidal altitude", fix.ellipsoidalAltitude, Bounds.altitude)
         within("speed", fix.speed, Bounds.speed)
         within("course", fix.course, Bounds.course)
         within("magnetic variation", fix.magneticVariation, -180.0...180.0)
-        within("climb", fix.climb, -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+        within("climb", fix.climb, Bounds.verticalSpeed)
         if let n = fix.satellitesUsed, !Bounds.satellites.contains(n) { fail("satellites used \(n)") }
         check(fix.dop)
         for (name, value) in [("horizontal accuracy", fix.horizontalAccuracy), ("vertical accuracy", fix.verticalAccuracy),
                               ("latitude error", fix.latitudeError), ("longitude error", fix.longitudeError),
                               ("spherical error", fix.sphericalError)] {
-            within(name, value, 0.0...Double.greatestFiniteMagnitude)
+            within(name, value, Bounds.accuracy)
         }
         if let t = fix.timestamp { check(t) }
         if let e = fix.errorStatistics {
@@ -105,12 +126,15 @@ struct Checker: ~Copyable {
         writer.removeAll()
         GPSDJSON.tpv(fix, device: "fuzz", into: &writer)
         checkText("TPV")
+        readBack(tpv: fix)
         writer.removeAll()
         GPSDJSON.gst(fix, device: GPSDJSON.Device("fuzz"), into: &writer)
         checkText("GST")
+        readBack(gst: fix)
         writer.removeAll()
         TextFormat.line(fix, into: &writer)
         checkText("text")
+        if printed(contains: "  course 360") { fail("text line's course printed as 360") }
         writer.removeAll()
         track.add(fix, into: &writer)
         checkText("GPX")
@@ -126,11 +150,13 @@ struct Checker: ~Copyable {
             within("SNR", s.snr, Bounds.snr)
         }
         if sky.satellitesUsed > sky.satellites.count { fail("more used than seen") }
+        if sky.satellites.count > Bounds.satellites.upperBound { fail("\(sky.satellites.count) satellites in one sky view") }
         check(sky.dop)
         if let t = sky.timestamp { check(t) }
         writer.removeAll()
         GPSDJSON.sky(sky, device: "fuzz", into: &writer)
         checkText("SKY")
+        readBack(sky: sky)
     }
 
     mutating func check(_ dop: DilutionOfPrecision) {

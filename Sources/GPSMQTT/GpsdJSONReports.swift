@@ -51,16 +51,21 @@ public enum GpsdJSONReports {
 
     static func sky(_ json: JSONValue) -> SkyView {
         var satellites: [Satellite] = []
-        for entry in (json["satellites"]?.array ?? []).prefix(Bounds.satellites.upperBound) {
+        for entry in json["satellites"]?.array ?? [] {
+            guard satellites.count < Bounds.satellites.upperBound else { break }
+            // Each number checked within its constellation (`SatelliteID.svids(of:)`, gpsd's
+            // table), and a PRN read as gpsd numbers a SKY: no two satellites can become one,
+            // and one named twice is listed once.
             let id: SatelliteID
-            if let gnss = entry["gnssid"]?.int, let constellation = Constellation(rawValue: gnss),
-               let svid = entry["svid"]?.int, (1...255).contains(svid) {
-                id = SatelliteID(constellation: constellation, svid: svid)
-            } else if let prn = entry["PRN"]?.int, (1...1000).contains(prn), let fromPRN = SatelliteID(nmea: prn, hint: nil) {
+            if let gnss = entry["gnssid"]?.int, let svid = entry["svid"]?.int {
+                guard let named = SatelliteID(gnssid: gnss, svid: svid) else { continue }
+                id = named
+            } else if let prn = entry["PRN"]?.int, let fromPRN = SatelliteID(gpsdPRN: prn) {
                 id = fromPRN
             } else {
                 continue
             }
+            guard !satellites.contains(where: { $0.id == id }) else { continue }
             satellites.append(Satellite(
                 id: id,
                 elevation: value(entry["el"], Bounds.elevation),
@@ -97,10 +102,14 @@ public enum GpsdJSONReports {
         guard let year = digits(0..<4), Bounds.year.contains(year), let month = digits(5..<7), let day = digits(8..<10),
               let date = CalendarDate(year: year, month: month, day: day),
               let hour = digits(11..<13), hour < 24, let minute = digits(14..<16), minute < 60,
-              let second = digits(17..<19), second <= 60 else { return nil }
+              let second = digits(17..<19),
+              second < 60 || (second == 60 && hour == 23 && minute == 59) else { return nil }
         var millisecond = 0
         if b.count > 20 {
-            guard b[19] == 0x2E, b.count - 21 >= 1, let fraction = digits(20..<min(23, b.count - 1)) else { return nil }
+            // A point and at least one digit, every one a digit; the first three are kept.
+            guard b[19] == 0x2E, b.count - 21 >= 1,
+                  (20..<(b.count - 1)).allSatisfy({ b[$0] >= 0x30 && b[$0] <= 0x39 }),
+                  let fraction = digits(20..<min(23, b.count - 1)) else { return nil }
             let places = min(23, b.count - 1) - 20
             millisecond = fraction * (places == 1 ? 100 : places == 2 ? 10 : 1)
         }

@@ -207,6 +207,25 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         }
     }
 
+    /// Degrees of a bearing (course, azimuth, an ellipse's orientation) with `decimals` digits,
+    /// as `append(_:decimals:)` writes them, except that one which rounds to 360 is written as
+    /// 0: the same direction, and within the `0..<360` that every reader holds it to (gpsfix's
+    /// own reading a report back). 359.99996 to four decimals is `0.0000`, not `360.0000`.
+    /// gpsd prints its `%.4f` as it comes and would write 360.0000; wrapping, not clamping to
+    /// 359.9999, keeps the printed value the nearest one to what was measured.
+    public mutating func append(bearing value: Double, decimals: Int) {
+        precondition(decimals >= 0 && decimals <= 9)
+        let unit = Self.powerOfTen(decimals)
+        // The same scaling and rounding as `appendFixed` writes the digits with, so the two
+        // cannot disagree; only values just below 360 are turned (from 360 up is out of range,
+        // and written as it is for the checks downstream to see).
+        let scaled = value * Double(unit)
+        if value >= 359, value < 360, UInt(scaled + 0.5) == 360 * unit {
+            return append(0, decimals: decimals)
+        }
+        append(value, decimals: decimals)
+    }
+
     @inline(never) private mutating func appendFixed1(_ value: Double) { appendFixed(value, decimals: 1) }
     @inline(never) private mutating func appendFixed2(_ value: Double) { appendFixed(value, decimals: 2) }
     @inline(never) private mutating func appendFixed3(_ value: Double) { appendFixed(value, decimals: 3) }

@@ -50,7 +50,7 @@ public enum GPSDJSON {
             optional(",\"epx\":", fix.longitudeError, 3, &w)
             optional(",\"epy\":", fix.latitudeError, 3, &w)
             optional(",\"epv\":", fix.verticalAccuracy, 3, &w)
-            optional(",\"track\":", fix.course, 4, &w)
+            optional(",\"track\":", bearing: fix.course, 4, &w)
             optional(",\"magvar\":", fix.magneticVariation, 1, &w)
             optional(",\"speed\":", fix.speed, 3, &w)
             optional(",\"climb\":", fix.climb, 3, &w)
@@ -78,17 +78,22 @@ public enum GPSDJSON {
         optional(",\"tdop\":", sky.dop.time, 2, &w)
         optional(",\"hdop\":", sky.dop.horizontal, 2, &w)
         optional(",\"pdop\":", sky.dop.position, 2, &w)
+        // At most gpsd's MAXCHANNELS of 3.22 to 3.25 (`Bounds.satellites`): libgps drops a
+        // whole SKY that lists more, so a sky view from a source with a larger table (libgps
+        // 3.27 holds 184) is cut here rather than lost to every gpsd client.
+        let listed = sky.satellites.count > Bounds.satellites.upperBound
+            ? sky.satellites[..<Bounds.satellites.upperBound] : sky.satellites[...]
         w.append(",\"nSat\":")
-        w.append(sky.satellites.count)
+        w.append(listed.count)
         w.append(",\"uSat\":")
-        w.append(sky.satellitesUsed)
+        w.append(listed.count == sky.satellites.count ? sky.satellitesUsed : listed.reduce(0) { $0 + ($1.used ? 1 : 0) })
         w.append(",\"satellites\":[")
-        for (i, s) in sky.satellites.enumerated() {
+        for (i, s) in listed.enumerated() {
             if i > 0 { w.append(byte: 0x2C) }
             w.append("{\"PRN\":")
             w.append(s.id.prn)
             optional(",\"el\":", s.elevation, 1, &w)
-            optional(",\"az\":", s.azimuth, 1, &w)
+            optional(",\"az\":", bearing: s.azimuth, 1, &w)
             optional(",\"ss\":", s.snr, 1, &w)
             if s.used { w.append(",\"used\":true") } else { w.append(",\"used\":false") }
             w.append(",\"gnssid\":")
@@ -115,7 +120,7 @@ public enum GPSDJSON {
         optional(",\"rms\":", e.rms, 3, &w)
         optional(",\"major\":", e.semiMajor, 3, &w)
         optional(",\"minor\":", e.semiMinor, 3, &w)
-        optional(",\"orient\":", e.orientation, 3, &w)
+        optional(",\"orient\":", bearing: e.orientation, 3, &w)
         optional(",\"lat\":", e.latitudeError, 3, &w)
         optional(",\"lon\":", e.longitudeError, 3, &w)
         optional(",\"alt\":", e.altitudeError, 3, &w)
@@ -169,6 +174,14 @@ public enum GPSDJSON {
     private static func field(_ name: StaticString, _ value: Double, _ decimals: Int, _ w: inout ByteWriter) {
         w.append(name)
         w.append(value, decimals: decimals)
+    }
+
+    /// A bearing (0 to below 360°): one that rounds to 360 is written 0 (`ByteWriter.append(bearing:)`).
+    @inline(__always)
+    private static func optional(_ name: StaticString, bearing value: Double?, _ decimals: Int, _ w: inout ByteWriter) {
+        guard let value, value.isFinite else { return }
+        w.append(name)
+        w.append(bearing: value, decimals: decimals)
     }
 
     @inline(__always)

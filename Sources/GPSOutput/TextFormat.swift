@@ -27,7 +27,7 @@ public enum TextFormat {
         w.append("  ")
         if let s = fix.speed { w.append(s, decimals: 2); w.append(" m/s") } else { w.append("- m/s") }
         w.append("  course ")
-        if let c = fix.course { w.append(c, decimals: 1) } else { w.append("-") }
+        if let c = fix.course { w.append(bearing: c, decimals: 1) } else { w.append("-") }
         w.append(fix.mode == .threeD ? "  3D" : "  2D")
         if let q = fix.quality { w.append(" "); w.append(q.name) }
         w.append("  sats ")

@@ -20,8 +20,26 @@ struct FlatJSONTests {
         #expect(FlatJSON.object(Substring(text)) == nil)
     }
 
-    @Test("A lone surrogate escape becomes U+FFFD rather than a crash")
-    func loneSurrogate() {
-        #expect(FlatJSON.object(#"{"a":"\ud800"}"#)?.first?.value == .string("\u{FFFD}"))
+    @Test("What is not RFC 8259 JSON is refused (issue 17: both readers took these)", arguments: [
+        "{\"a\":+1}", "{\"a\":01}", "{\"a\":.9}", "{\"a\":0.}", "{\"a\":1e}", "{\"a\":1.e5}", "{\"a\":-}", "{\"a\":--1}",
+        "{\"a\":0x10}", "{\"a\":1e400}", "{\"a\":\"\\V\"}", "{\"a\":\"\\u-000\"}", "{\"a\":\"\\u+041\"}", "{\"a\":\"\\u00g1\"}",
+        "{\"a\":\"\\ud800\"}", "{\"a\":\"\\udc00\"}", "{\"a\":\"\\ud800\\u0041\"}", "{\"a\":NaN}", "{\"a\":Infinity}", "{\"a\":true,}",
+    ])
+    func refusesNonJSON(_ text: String) {
+        #expect(FlatJSON.object(Substring(text)) == nil)
+    }
+
+    @Test("A surrogate pair is one character; a lone half is an error, not U+FFFD")
+    func surrogates() {
+        #expect(FlatJSON.object(#"{"a":"\ud83d\ude00x"}"#)?.first?.value == .string("\u{1F600}x"))
+        #expect(FlatJSON.object(#"{"a":"\ud800"}"#) == nil)
+        #expect(FlatJSON.object(#"{"a":"\ude00\ud83d"}"#) == nil)
+    }
+
+    @Test("Numbers in JSON's own shape are read", arguments: [
+        ("0", 0.0), ("-0", -0.0), ("10", 10), ("-1.5e2", -150), ("1E+2", 100), ("2.50", 2.5), ("1e-2", 0.01),
+    ] as [(String, Double)])
+    func numbers(_ text: String, _ value: Double) {
+        #expect(FlatJSON.object(Substring("{\"a\":\(text)}"))?.first?.value == .number(value))
     }
 }

@@ -65,6 +65,60 @@ struct RequestScannerTests {
         Array(text.utf8).withUnsafeBytes { scanner.feed($0) }
     }
 
+    @Test("A ';' inside a JSON string does not end the request (issue 17); one outside does")
+    func semicolonInsideString() {
+        var scanner = RequestScanner()
+        // Given a device path holding ';' and an escaped quote, sent in one read and in pieces
+        let text = #"?WATCH={"enable":true,"device":"/dev/a;b\";c"};?POLL;"#
+        let expected: [RequestScanner.Outcome] = [.request(.watch(.init(enable: true, device: #"/dev/a;b";c"#))), .request(.poll)]
+        #expect(feed(&scanner, text) == expected)
+        var pieces: [RequestScanner.Outcome] = []
+        for c in text { pieces += feed(&scanner, String(c)) }
+        #expect(pieces == expected)
+        // And an open quote is closed by the newline's end: the next request is read afresh
+        #expect(feed(&scanner, "?WATCH={\"device\":\"x;\n?POLL;") == [.request(.invalid("Invalid WATCH: not a JSON object")), .request(.poll)])
+    }
+
+    @Test("Any bytes cut into any reads give the same requests as fed whole, up to an overlong one (seeded)")
+    func chunkingDifferential() {
+        // Pieces that matter to the scanner (quotes, escapes, ';', line ends) among junk
+        let pieces: [[UInt8]] = [Array("?WATCH=".utf8), Array("{\"device\":".utf8), [0x22], [0x5C], [0x3B], [0x0A], [0x0D], [0x20],
+                                 Array("\"a;b\"".utf8), Array("true}".utf8), Array("?POLL".utf8), [0xC3], [0xA9], [0xFF], [0x00]]
+        var state: UInt64 = 2026
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        for _ in 0..<300 {
+            var bytes: [UInt8] = []
+            for _ in 0..<(next() % 40) { bytes += pieces[next() % pieces.count] }
+            var whole = RequestScanner(limit: 64)
+            let expected = bytes.withUnsafeBytes { whole.feed($0) }
+            var chunked = RequestScanner(limit: 64)
+            var outcomes: [RequestScanner.Outcome] = []
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + 1 + next() % 7)
+                outcomes += bytes[offset..<end].withUnsafeBytes { chunked.feed($0) }
+                offset = end
+            }
+            // An overlong request ends the client (the server cuts it off), and with it the
+            // read it came in: compared up to there.
+            func upToOverlong(_ o: [RequestScanner.Outcome]) -> ArraySlice<RequestScanner.Outcome> {
+                o.firstIndex(of: .overlong).map { o[...$0] } ?? o[...]
+            }
+            #expect(upToOverlong(outcomes) == upToOverlong(expected), "\(bytes)")
+        }
+    }
+
+    @Test("Bytes that are not UTF-8 are an unrecognized request, never a WATCH read with replacements")
+    func invalidUTF8() {
+        var scanner = RequestScanner()
+        let bytes: [UInt8] = Array(#"?WATCH={"enable":true,"device":""#.utf8) + [0xC0, 0xAF] + Array(#""};?POLL;"#.utf8)
+        let outcomes = bytes.withUnsafeBytes { scanner.feed($0) }
+        #expect(outcomes == [.request(.unrecognized(#"?WATCH={"enable":true,"device":"��"}"#)), .request(.poll)])
+    }
+
     @Test("Requests end at ';' or a newline, several in one read or one split across many")
     func terminators() {
         var scanner = RequestScanner()

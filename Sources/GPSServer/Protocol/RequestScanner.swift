@@ -1,10 +1,16 @@
 /// Splits what a client sends into requests. gpsd ends a request with `;`; people typing
-/// into `nc` end it with Enter, so a newline ends one too. Bytes arrive in any chunks.
+/// into `nc` end it with Enter, so a newline ends one too. A `;` inside a JSON string
+/// (`?WATCH={"device":"/dev/a;b"};`) is part of the string, not an end; a newline always
+/// ends a request (JSON cannot hold one raw in a string, and a person who left a quote open
+/// gets an answer rather than a wait). Bytes arrive in any chunks.
 struct RequestScanner {
     /// The longest request gpsfix will hold while waiting for its end: a `?WATCH` with
     /// every member gpsd knows is under 200 bytes.
     let limit: Int
     private var pending: [UInt8] = []
+    /// Inside a JSON string of the pending request, and just after its backslash.
+    private var inString = false
+    private var escaped = false
 
     init(limit: Int = 1024) {
         self.limit = limit
@@ -21,13 +27,22 @@ struct RequestScanner {
         var outcomes: [Outcome] = []
         for byte in bytes {
             switch byte {
-            case UInt8(ascii: ";"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+            case UInt8(ascii: ";") where !inString, UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 if let request = take() { outcomes.append(.request(request)) }
             default:
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\"") {
+                    inString.toggle()
+                } else if byte == UInt8(ascii: "\\") && inString {
+                    escaped = true
+                }
                 // Leading blanks between requests are not part of the next one.
                 if pending.isEmpty && (byte == 0x20 || byte == 0x09) { continue }
                 guard pending.count < limit else {
                     pending.removeAll()
+                    inString = false
+                    escaped = false
                     return outcomes + [.overlong]
                 }
                 pending.append(byte)
@@ -37,11 +52,20 @@ struct RequestScanner {
     }
 
     private mutating func take() -> GpsdRequest? {
-        defer { pending.removeAll(keepingCapacity: true) }
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            inString = false
+            escaped = false
+        }
         // Trailing blanks, as `nc` or a careless client leaves them.
         while let last = pending.last, last == 0x20 || last == 0x09 { pending.removeLast() }
         guard !pending.isEmpty else { return nil }
-        let text = String(decoding: pending, as: UTF8.self)
+        // Bytes that are not UTF-8 are no request: named back (with replacements, to be
+        // readable) as unrecognized, and never handed to the JSON reader with replacements
+        // that would make a `?WATCH={…}` of them look like text.
+        guard let text = String(validating: pending, as: UTF8.self) else {
+            return .unrecognized(String(decoding: pending, as: UTF8.self))
+        }
         return GpsdRequest(Substring(text))
     }
 }

@@ -168,13 +168,16 @@ struct Epoch {
 
     mutating func markUsed(_ numbers: FixedList<16, UInt16>, hint: Constellation?) {
         for n in numbers {
-            guard let id = SatelliteID(nmea: Int(n), hint: hint), !lists.used.contains(id) else { continue }
+            guard let id = SatelliteID(nmea: Int(n), hint: hint), !lists.used.contains(id),
+                  lists.used.count < Bounds.satellites.upperBound else { continue }
             lists.used.append(id)
         }
     }
 
-    mutating func addInView(_ gsv: GSV, hint: Constellation?) {
+    /// Adds a GSV's satellites; returns how many were left out past `Bounds.satellites`.
+    mutating func addInView(_ gsv: GSV, hint: Constellation?) -> Int {
         said.hasSky = true
+        var leftOut = 0
         for entry in gsv.entries {
             guard let id = SatelliteID(nmea: entry.number, hint: hint) else { continue }
             // Kept in order as it is built, so the sky view needs no sorting: receivers list
@@ -188,11 +191,18 @@ struct Epoch {
                 if lists.sky[i].azimuth == nil { lists.sky[i].azimuth = entry.azimuth }
                 if let s = entry.snr, s > (lists.sky[i].snr ?? -1) { lists.sky[i].snr = s }
             } else {
+                // A sky view lists at most gpsd's MAXCHANNELS satellites: libgps drops a whole
+                // SKY that lists more. The first listed are kept; later ones are counted.
+                guard lists.sky.count < Bounds.satellites.upperBound else {
+                    leftOut &+= 1
+                    continue
+                }
                 let satellite = Satellite(id: id, elevation: entry.elevation, azimuth: entry.azimuth, snr: entry.snr)
                 // At the end, an append: an insert moves what follows, even nothing, by a call.
                 if i == lists.sky.count { lists.sky.append(satellite) } else { lists.sky.insert(satellite, at: i) }
             }
         }
+        return leftOut
     }
 
     /// Records a GSV part; returns false when it repeats a part this cycle already has.

@@ -271,8 +271,11 @@ public struct EpochAssembler: Sendable {
         guard let t = epoch.time else { return nil }
         if let d = epoch.date { return d }
         guard let d = lastDate, let last = lastTime else { return nil }
-        // Time of day went back by more than half a day: midnight has passed.
-        return t.milliseconds < last.milliseconds - 43_200_000 ? d.nextDay : d
+        // Time of day went back by more than half a day: midnight has passed. Past the last
+        // day of the window (2179-12-31) there is no date the table accepts: none is given.
+        guard t.milliseconds < last.milliseconds - 43_200_000 else { return d }
+        let next = d.nextDay
+        return Bounds.year.contains(next.year) ? next : nil
     }
 
     private mutating func makeFix() -> Fix {
@@ -313,7 +316,9 @@ public struct EpochAssembler: Sendable {
             if fix.geoidSeparation == nil, let a = altitude, Bounds.geoidSeparation.contains(h - a) {
                 fix.geoidSeparation = h - a
             }
-        } else if let a = altitude, let g = epoch.geoidSeparation {
+        } else if let a = altitude, let g = epoch.geoidSeparation, Bounds.altitude.contains(a + g) {
+            // Derived values are held to the table as stated ones are: an MSL altitude at the
+            // table's floor with a negative separation is no height the Earth has.
             fix.ellipsoidalAltitude = a + g
         }
         fix.speed = epoch.speed
@@ -323,7 +328,8 @@ public struct EpochAssembler: Sendable {
         fix.latitudeError = epoch.latitudeError
         fix.longitudeError = epoch.longitudeError
         if let y = epoch.latitudeError, let x = epoch.longitudeError {
-            fix.horizontalAccuracy = (x * x + y * y).squareRoot()
+            let combined = (x * x + y * y).squareRoot()
+            fix.horizontalAccuracy = Bounds.accuracy.contains(combined) ? combined : nil
         } else {
             fix.horizontalAccuracy = epoch.horizontalAccuracy
         }
@@ -355,7 +361,10 @@ public struct EpochAssembler: Sendable {
         var dt = t.time.milliseconds - pt.time.milliseconds
         if let m = t.millisecondsSinceEpoch, let pm = pt.millisecondsSinceEpoch { dt = m - pm }
         guard dt > 0, dt <= 5_000 else { return nil }
-        return (a - pa) / (Double(dt) / 1000)
+        // Two altitudes a tenth of a second apart can differ by anything a receiver (or a
+        // hand-made feed) states: a climb no vehicle makes is unknown, as a stated one would be.
+        let climb = (a - pa) / (Double(dt) / 1000)
+        return Bounds.verticalSpeed.contains(climb) ? climb : nil
     }
 
     private mutating func makeSky(timestamp: FixTime?) -> SkyView {
@@ -382,6 +391,8 @@ public struct EpochStatistics: Equatable, Sendable {
     public var repeatedSkyParts = 0
     /// Sentences marked simulated (GGA quality 8, mode S), taken as no fix.
     public var simulated = 0
+    /// Satellites in view beyond `Bounds.satellites` in one cycle, left out of its sky view.
+    public var satellitesLeftOut = 0
 
     public init() {}
 }

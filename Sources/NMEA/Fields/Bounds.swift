@@ -16,23 +16,30 @@ public enum Bounds {
     public static let verticalSpeed = -12_000.0...12_000.0
     public static let speedKnots = 0.0...(12_000.0 / metresPerSecondPerKnot)
     public static let speedKilometresPerHour = 0.0...(12_000.0 * 3.6)
-    /// Degrees true, clockwise from north; 360 is written 0.
+    /// Degrees true, clockwise from north; 360 is written 0. Printed, a bearing that rounds
+    /// to 360 is written 0 too (`ByteWriter.append(bearing:decimals:)`), so it stays in range.
     public static let course = 0.0..<360.0
     /// Degrees of magnetic variation, before its E/W sign.
     public static let magneticVariation = 0.0...180.0
     /// Dilutions of precision are ratios above zero; some receivers send 0 or 99.99 for
     /// "unknown" (0 is out of range, 99.99 passes as the very poor geometry it claims).
-    public static let dop = 0.0.nextUp..<1_000.0
+    /// Both ends lie on the two-decimal grid DOPs are printed with (gpsd JSON, GPX), so a value
+    /// in range is in range as printed: 0.001 would print as 0.00 and 999.999 as 1000.00,
+    /// which a reader (gpsfix's own, over MQTT) then refuses.
+    public static let dop = 0.01...999.99
     /// Metres, one sigma (GST, GBS, PUBX, PGRME); u-blox reports up to 4 294 967 m before a fix.
     public static let accuracy = 0.0...10_000_000.0
     /// Degrees of an error ellipse's orientation, from true north; some receivers (SkyTraq)
     /// write it from −180, and gpsd passes that on as written.
     public static let orientation = -180.0..<360.0
-    /// Satellites used in a solution or listed in view: gpsd's MAXCHANNELS.
+    /// Satellites used in a solution or listed in view, and in one sky view: gpsd's
+    /// MAXCHANNELS in 3.22 to 3.25 (140; 3.27 raised it to 184). libgps drops a whole SKY
+    /// listing more than its own, so a sky view keeps its first 140 and counts the rest.
     public static let satellites = 0...140
     /// Degrees above the horizon.
     public static let elevation = -90.0...90.0
-    /// Degrees true, as GSV writes them (000–359).
+    /// Degrees true, as GSV writes them (000–359); checked as stored (a `Float`: 359.99999
+    /// becomes 360.0 there, and is out of range).
     public static let azimuth = 0.0..<360.0
     /// Carrier-to-noise density, dB-Hz (GSV's two digits).
     public static let snr = 0.0...99.0
@@ -47,6 +54,9 @@ public enum Bounds {
     /// Four-digit years (ZDA). GPS time began in 1980; a two-digit year keeps its pivot
     /// (80–99 are 19xx, 00–79 are 20xx), so RMC dates fall in 1980–2079.
     public static let year = 1980...2179
+    /// Derived values are held to the same table: climb between two fixes (`verticalSpeed`),
+    /// the ellipsoidal height as MSL plus separation (`altitude`), the horizontal error from
+    /// its two components (`accuracy`). A derived value outside is unknown.
 }
 
 extension FieldCursor {

@@ -88,22 +88,32 @@ public struct Field {
         return Decimal(mantissa: negative ? -mantissa : mantissa, scale: scale)
     }
 
-    /// `hhmmss[.sss…]` as a time of day, to the millisecond (further digits are cut, not
-    /// rounded: rounding 23:59:59.9996 up would cross midnight). Accepts 60 seconds (a leap
-    /// second) and nothing beyond.
+    /// `hhmmss[.s…]` as a time of day, to the millisecond (further digits are cut, not
+    /// rounded: rounding 23:59:59.9996 up would cross midnight). Read by its exact shape: six
+    /// digits, then optionally a point and at least one digit; anything else (`041.08`, a sign,
+    /// `123456.`) is no time. Second 60 is accepted only where a leap second can be, 23:59:60
+    /// UTC: `125960` is not 13:00:00.
     public var timeOfDay: TimeOfDay? {
-        guard bytes.count >= 6, let d = decimal, d.mantissa >= 0 else { return nil }
-        // Split off the fraction exactly, then round to the millisecond.
-        let whole = d.mantissa / powersOfTen[d.scale]
-        let fraction = d.mantissa % powersOfTen[d.scale]
-        var millis = 0
-        if d.scale > 0 {
-            millis = d.scale <= 3
-                ? Int(fraction) * Int(powersOfTen[3 - d.scale])
-                : Int(fraction / powersOfTen[d.scale - 3])
+        let n = bytes.count
+        guard n == 6 || n >= 8, n == 6 || bytes[6] == ASCII.dot else { return nil }
+        var whole = 0
+        for i in 0..<6 {
+            let d = bytes[i] &- ASCII.zero
+            guard d < 10 else { return nil }
+            whole = whole &* 10 &+ Int(d)
         }
-        let hh = Int(whole / 10000), mm = Int(whole / 100 % 100), ss = Int(whole % 100)
-        guard hh < 24, mm < 60, ss <= 60 else { return nil }
+        var millis = 0
+        if n > 6 {
+            for i in 7..<n {
+                let d = bytes[i] &- ASCII.zero
+                guard d < 10 else { return nil }
+                // Milliseconds from the first three digits; the rest are checked and cut.
+                if i < 10 { millis = millis &* 10 &+ Int(d) }
+            }
+            if n < 10 { millis *= n == 8 ? 100 : 10 }
+        }
+        let hh = whole / 10000, mm = whole / 100 % 100, ss = whole % 100
+        guard hh < 24, mm < 60, ss < 60 || (ss == 60 && hh == 23 && mm == 59) else { return nil }
         return TimeOfDay(milliseconds: ((hh * 60 + mm) * 60 + ss) * 1000 + millis)
     }
 

@@ -108,6 +108,49 @@ public struct SatelliteID: Hashable, Sendable, Comparable {
         }
     }
 
+    /// The numbers (`svid`) a constellation's satellites have, as gpsd's `gnssid:svid`
+    /// numbers them (u-blox's table, in gpsd's gps.h): GPS 1–32, SBAS 120–158, Galileo 1–36,
+    /// BeiDou 1–63, IMES 1–10, QZSS 1–10, GLONASS 1–32 (its 255, "slot unknown", names no one
+    /// satellite), NavIC 1–14. Within these, each satellite has one `prn` and each `prn` one
+    /// satellite (`init(gpsdPRN:)`), so two satellites never share a PRN in a SKY.
+    public static func svids(of constellation: Constellation) -> ClosedRange<Int> {
+        switch constellation {
+        case .gps: 1...32
+        case .sbas: 120...158
+        case .galileo: 1...36
+        case .beidou: 1...63
+        case .imes: 1...10
+        case .qzss: 1...10
+        case .glonass: 1...32
+        case .navic: 1...14
+        }
+    }
+
+    /// A satellite named by gpsd's `gnssid` and `svid`; nil for a number its constellation
+    /// does not have (`svids(of:)`).
+    public init?(gnssid: Int, svid: Int) {
+        guard let constellation = Constellation(rawValue: gnssid), Self.svids(of: constellation).contains(svid) else { return nil }
+        self.init(constellation: constellation, svid: svid)
+    }
+
+    /// The satellite whose gpsd PRN (`prn`, a SKY's `PRN`) is `number`, or nil: the inverse of
+    /// `prn`, plus SBAS's own numbers 120–158. Not NMEA's numbering (`init(nmea:hint:)`),
+    /// where 201–202 are BeiDou's: in a SKY, BeiDou is 401–463 and 193–202 are QZSS.
+    public init?(gpsdPRN number: Int) {
+        switch number {
+        case 1...32: self.init(constellation: .gps, svid: number)
+        case 33...64: self.init(constellation: .sbas, svid: number + 87)
+        case 65...96: self.init(constellation: .glonass, svid: number - 64)
+        case 120...158: self.init(constellation: .sbas, svid: number)
+        case 173...182: self.init(constellation: .imes, svid: number - 172)
+        case 193...202: self.init(constellation: .qzss, svid: number - 192)
+        case 301...336: self.init(constellation: .galileo, svid: number - 300)
+        case 401...463: self.init(constellation: .beidou, svid: number - 400)
+        case 801...814: self.init(constellation: .navic, svid: number - 800)
+        default: return nil
+        }
+    }
+
     /// gpsd's PRN for this satellite (the `PRN` of a SKY report).
     public var prn: Int {
         switch constellation {

@@ -17,6 +17,10 @@ public struct GSV: Equatable, Sendable {
         private let storedAzimuth: Float?
         private let storedSNR: Float?
 
+        /// A value as an entry keeps it (a `Float`), so that its range is checked on what is kept.
+        @inline(__always)
+        static func asStored(_ value: Double?) -> Double? { value.map { Double(Float($0)) } }
+
         public init(number: Int, elevation: Double?, azimuth: Double?, snr: Double?) {
             storedNumber = UInt16(clamping: number)
             storedElevation = elevation.map(Float.init)
@@ -52,10 +56,11 @@ public struct GSV: Equatable, Sendable {
             guard !f.isAtEnd else { break }
             let c = f.next()
             guard let number = f.checked(n.integer, in: 1...999) else { continue }
+            // Checked as stored: 359.99999 is below 360 as a Double but is the Float 360.0.
             entries.append(Entry(number: number,
-                                 elevation: f.checked(e.double, in: Bounds.elevation),
-                                 azimuth: f.checked(a.double, in: Bounds.azimuth),
-                                 snr: f.checked(c.double, in: Bounds.snr)))
+                                 elevation: f.checked(Entry.asStored(e.double), in: Bounds.elevation),
+                                 azimuth: f.checked(Entry.asStored(a.double), in: Bounds.azimuth),
+                                 snr: f.checked(Entry.asStored(c.double), in: Bounds.snr)))
         }
         outOfRange = f.outOfRange
     }
@@ -79,6 +84,6 @@ extension GSV: EpochInput {
 
     func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
         if !epoch.recordPart(self, key: key) { statistics.repeatedSkyParts += 1 }
-        epoch.addInView(self, hint: talker?.constellation)
+        statistics.satellitesLeftOut &+= epoch.addInView(self, hint: talker?.constellation)
     }
 }
