@@ -11,8 +11,10 @@ import Synchronization
 /// thread, which alone calls libmosquitto. Events are told on that thread, in order.
 public final class MQTTClient: Sendable {
     public enum Event: Sendable, Equatable {
-        /// Connected and accepted (and subscribed, when asked).
-        case connected
+        /// Connected and accepted (and subscribed, when asked). `droppedWhileAway`: messages
+        /// the full queue dropped since the connection before was lost (or since the start, if
+        /// the broker was not there then): the outage's whole loss, told as publishing resumes.
+        case connected(droppedWhileAway: Int)
         /// Not connected, and trying again in `retry` seconds: the broker is absent at the
         /// start, went away, or restarted.
         case disconnected(MQTTError, retry: Double)
@@ -21,6 +23,9 @@ public final class MQTTClient: Sendable {
         case message(topic: String, payload: [UInt8])
         /// The queue was full: messages dropped so far (told at the first and every 100th).
         case dropped(total: Int)
+        /// About a second has passed while connected: for work that waits on time (a fleet's
+        /// silent vehicles, log counts held back), on the client's thread like the rest.
+        case tick
     }
 
     /// Messages kept while the broker is away (QoS 1); the oldest go first when it is full.
@@ -42,6 +47,8 @@ public final class MQTTClient: Sendable {
         var started = false
         var connected = false
         var published = 0
+        /// `queue.dropped` when the broker was last lost (or the start), until it is back.
+        var droppedAtOutage: Int? = 0
     }
 
     public init(settings: MQTTSettings, queueCapacity: Int = MQTTClient.defaultQueueCapacity,
@@ -100,7 +107,19 @@ public final class MQTTClient: Sendable {
     // For the loop.
 
     fileprivate var stopping: Bool { shared.withLock { $0.stopping } }
-    fileprivate func setConnected(_ value: Bool) { shared.withLock { $0.connected = value } }
+    /// Marks the connection up or down; coming up, the messages dropped while it was down.
+    @discardableResult
+    fileprivate func setConnected(_ value: Bool) -> Int {
+        shared.withLock { s in
+            s.connected = value
+            if !value {
+                s.droppedAtOutage = s.droppedAtOutage ?? s.queue.dropped
+                return 0
+            }
+            defer { s.droppedAtOutage = nil }
+            return s.droppedAtOutage.map { s.queue.dropped - $0 } ?? 0
+        }
+    }
     fileprivate func countPublished(_ n: Int) { shared.withLock { $0.published += n } }
     fileprivate func next(ifBelow window: Int, outstanding: Int) -> MQTTMessage? {
         guard outstanding < window else { return nil }
@@ -160,7 +179,12 @@ private struct ClientLoop {
         var outstanding = 0
         var connected = false
         var stopDeadline: Double?
+        var nextTick = Clocks.monotonicSeconds + 1
         while true {
+            if connected, stopDeadline == nil, Clocks.monotonicSeconds >= nextTick {
+                nextTick = Clocks.monotonicSeconds + 1
+                client.tell(.tick)
+            }
             for news in connection.takeNews() {
                 switch news {
                 case .connack(0):
@@ -169,9 +193,9 @@ private struct ClientLoop {
                     }
                     for message in client.settings.birth where connection.publish(message) != nil { outstanding += 1 }
                     connected = true
-                    client.setConnected(true)
+                    let dropped = client.setConnected(true)
                     accepted()
-                    client.tell(.connected)
+                    client.tell(.connected(droppedWhileAway: dropped))
                 case .connack(let code):
                     return .failed(connection.refusal(code))
                 case .disconnected:

@@ -13,6 +13,9 @@ enum MQTTServe {
             if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) need --mqtt URL") }
             return nil
         }
+        if args["--mqtt-max-vehicles"] != nil {
+            throw UsageError(message: "--mqtt-max-vehicles bounds a fleet that is read (--mqtt-in), not what --mqtt publishes")
+        }
         guard address.isPublishable else {
             throw UsageError(message: "--mqtt: '\(address.prefix)' cannot be published to (no '+' or '#', no empty levels)")
         }
@@ -28,9 +31,11 @@ enum MQTTServe {
         let outage = Atomic<Bool>(false)
         return MQTTPublisher(settings: settings, options: options) { event in
             switch event {
-            case .connected:
-                outage.store(false, ordering: .relaxed)
-                terminal.note("gpsfix: publishing to the \(where_) (QoS \(qos))")
+            case .connected(let dropped):
+                let again = outage.exchange(false, ordering: .relaxed)
+                // The outage's whole loss, once: the counts told during it were running totals.
+                let loss = again || dropped > 0 ? "; \(dropped) report\(dropped == 1 ? "" : "s") dropped from the full queue while the broker was away" : ""
+                terminal.note("gpsfix: publishing to the \(where_)\(again ? " again" : "") (QoS \(qos))\(loss)")
             case .disconnected(let error, let retry):
                 // Once per outage: the attempts that follow are many and say nothing new.
                 if !outage.exchange(true, ordering: .relaxed) {
@@ -40,7 +45,7 @@ enum MQTTServe {
                 terminal.note("gpsfix: MQTT queue full (\(MQTTClient.defaultQueueCapacity) reports): dropping the oldest; \(total) dropped so far")
             case .failed(let error):
                 onFailure(error)
-            case .message:
+            case .message, .tick:
                 break
             }
         }
