@@ -16,7 +16,7 @@ struct WatchCommand {
         var format = try OutputFormat.forWatch(args, stdoutIsTerminal: isatty(terminal.out.fd) == 1 && redraws)
         let limit = try SourceOptions.count(args, "-n")
         let speed = try SourceOptions.speed(args, default: .factor(1))
-        let managers: [any LocationManagerInterface] = try MQTTWatch.manager(args).map { [$0] }
+        let managers: [any LocationManagerInterface] = try MQTTWatch.manager(args, log: { [terminal] in terminal.note($0) }).map { [$0] }
             ?? SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: format.needsSentences, waits: .receivers)
         let several = managers.count > 1
         if several && !format.showsSeveralSources {
@@ -44,6 +44,7 @@ struct WatchCommand {
                 let fixed: @Sendable () -> String? = { name }
                 setup.label = several ? fixed : MQTTWatch.label(manager)
             }
+            setup.device = MQTTWatch.vehicle(manager)
             return try format.make(setup)
         }
         let run = SourceRun(managers.map { LocationService(manager: $0) })

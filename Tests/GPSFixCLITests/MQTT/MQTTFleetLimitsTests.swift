@@ -1,0 +1,171 @@
+import Foundation
+@testable import GPSFixCLI
+import GPSLocation
+import GPSMQTT
+import GPSServer
+import GPSTestSupport
+import Synchronization
+import Testing
+
+/// A fleet reader held to its bounds against a real mosquitto: whoever may publish under the
+/// prefix decides neither how many devices gpsfix keeps, nor how long their names are, nor
+/// how much it logs or buffers.
+@Suite("A fleet on MQTT is bounded", .serialized,
+       .enabled(if: GPSFixBinary.isAvailable && MQTTBroker.isAvailable && access(FleetPublish.pub, X_OK) == 0,
+                "needs mosquitto, mosquitto-clients and the built gpsfix"),
+       .timeLimit(.minutes(1)))
+struct MQTTFleetLimitsTests {
+    @Test("--mqtt-max-vehicles 3: vehicles 4 to 8 are refused, the server has 3 devices, the refusal is logged once and then counted")
+    func capRefusesVehicleNPlusOne() async throws {
+        let broker = try await MQTTBroker()
+        let fleet = try await ServeProcess(["--mqtt-in", "mqtt://127.0.0.1:\(broker.port)/fleet/+", "--mqtt-max-vehicles", "3"])
+        for n in 1...3 { try await FleetPublish.tpv(broker, "fleet/van\(n)/tpv") }
+        #expect(await devices(fleet.port, count: 3) == ["van1", "van2", "van3"], "\(fleet.stderr)")
+        for n in 4...8 { try await FleetPublish.tpv(broker, "fleet/van\(n)/tpv") }
+        // van1 is still read while the others are refused.
+        try await FleetPublish.tpv(broker, "fleet/van1/tpv")
+        #expect(await waitUntil(.seconds(5)) { fleet.stderr.contains("fleet full") })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await devices(fleet.port, count: 3) == ["van1", "van2", "van3"])
+        let full = fleet.stderr.components(separatedBy: "\n").filter { $0.contains("fleet full") }
+        #expect(full.count == 1, "\(fleet.stderr)")
+        #expect(full.first?.contains("'van4'") == true)
+        #expect(await fleet.stop() == 0)
+        // The count held back is told at the end (stderr is read on a thread of its own: it may
+        // come in just after the exit).
+        let counted = "5 reports from new vehicles refused (fleet full at 3) in the last minute (4 not logged one by one)"
+        #expect(await waitUntil(.seconds(2)) { fleet.stderr.contains(counted) }, "\(fleet.stderr)")
+    }
+
+    @Test("A vehicle name over 64 bytes is refused and logged escaped; one of 64 is a device")
+    func longNameRefused() async throws {
+        let broker = try await MQTTBroker()
+        let fleet = try await ServeProcess(["--mqtt-in", "mqtt://127.0.0.1:\(broker.port)/fleet/+"])
+        let long = String(repeating: "x", count: 64) + "\u{202E}"
+        let fits = String(repeating: "b", count: 64)
+        try await FleetPublish.tpv(broker, "fleet/\(long)/tpv")
+        try await FleetPublish.tpv(broker, "fleet/\(fits)/tpv")
+        #expect(await devices(fleet.port, count: 1) == [fits], "\(fleet.stderr)")
+        #expect(await waitUntil(.seconds(3)) { fleet.stderr.contains("longer than 64 bytes") }, "\(fleet.stderr)")
+        // Shown cut and escaped: never the bidi override itself.
+        #expect(!fleet.stderr.contains("\u{202E}"))
+        #expect(await fleet.stop() == 0)
+    }
+
+    @Test("A vehicle silent for the (shortened) time is said gone and forgotten; heard again, it is new")
+    func silentVehicleForgotten() async throws {
+        let broker = try await MQTTBroker()
+        var limits = FleetLimits()
+        limits.forgetAfter = 1.5
+        let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: "forget-test"),
+                                  prefix: "fleet/+", limits: limits)
+        let seen = Mutex<[String]>([])
+        manager.onFleetNews = { news in
+            if case .forgotten(let vehicle) = news { seen.withLock { $0.append("forgotten \(vehicle)") } }
+        }
+        let service = LocationService(manager: manager)
+        let subscription = service.subscribe { event in
+            let vehicle = manager.labelOfEventInHand ?? "-"
+            switch event {
+            case .fix: seen.withLock { $0.append("fix \(vehicle)") }
+            case .status(.disconnected): seen.withLock { $0.append("gone \(vehicle)") }
+            default: break
+            }
+        }
+        defer { service.unsubscribe(subscription); service.stop() }
+        service.start()
+        try await Task.sleep(for: .milliseconds(500))
+        try await FleetPublish.tpv(broker, "fleet/van1/tpv")
+        #expect(await waitUntil(.seconds(3)) { seen.withLock { $0 } == ["fix van1"] })
+        #expect(await waitUntil(.seconds(5)) { seen.withLock { $0.count } >= 3 })
+        #expect(seen.withLock { $0 } == ["fix van1", "gone van1", "forgotten van1"])
+        try await FleetPublish.tpv(broker, "fleet/van1/tpv")
+        #expect(await waitUntil(.seconds(3)) { seen.withLock { $0.last } == "fix van1" }, "\(seen.withLock { $0 })")
+    }
+
+    @Test("A forgotten vehicle's device goes to the next new one: the server never has more devices than the cap")
+    func forgottenDeviceReused() throws {
+        let loopback = try #require(ListenAddress(parsing: "127.0.0.1:0"))
+        let server = try GpsdServer(configuration: ServerConfiguration(address: loopback, release: "test"), devices: []) { _ in }
+        let devices = FleetDevices(server: server, fallback: "fleet")
+        #expect(devices.index(of: "van1", creating: true) == 0)
+        #expect(devices.index(of: "van2", creating: true) == 1)
+        #expect(devices.index(of: "van3", creating: false) == nil)
+        devices.forget("van1")
+        #expect(devices.index(of: "van1", creating: false) == nil)
+        #expect(devices.index(of: "van3", creating: true) == 0)
+        #expect(server.deviceCount == 2 && devices.count == 2)
+    }
+
+    @Test("watch --mqtt fleet/+ --json: each report's device is its vehicle, as serve --mqtt-in names it")
+    func watchJSONDeviceIsVehicle() async throws {
+        let broker = try await MQTTBroker()
+        try await FleetPublish.tpv(broker, "fleet/van1/tpv", retain: true)
+        try await FleetPublish.tpv(broker, "fleet/van2/tpv", retain: true)
+        let result = try #require(await runGPSFix(["watch", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/+", "--json", "-n", "2"],
+                                                  limit: .seconds(10)))
+        #expect(result.status == 0, "\(result)")
+        let devices = Set(result.stdout.split(separator: "\n").compactMap { jsonObject(String($0))?["device"] as? String })
+        #expect(devices == ["van1", "van2"], "\(result.stdout)")
+    }
+
+    @Test("A 1 MB publish is dropped by the broker (MQTT 5's Maximum Packet Size), never delivered; the next report is read")
+    func oversizedNeverDelivered() async throws {
+        let broker = try await MQTTBroker()
+        var settings = MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: "big-test")
+        settings.subscriptions = ["big/#"]
+        settings.maximumPacketSize = MQTTManager.maximumPacketSize
+        let received = Mutex<[(String, Int)]>([])
+        let connected = Mutex(false)
+        let client = MQTTClient(settings: settings) { event in
+            switch event {
+            case .message(let topic, let payload): received.withLock { $0.append((topic, payload.count)) }
+            case .connected: connected.withLock { $0 = true }
+            default: break
+            }
+        }
+        client.start()
+        defer { client.stop(within: 1) }
+        #expect(await waitUntil(.seconds(5)) { connected.withLock { $0 } })
+        let dir = try TemporaryDirectory()
+        let big = try dir.write("big.json", String(repeating: "x", count: 1_000_000))
+        try await FleetPublish.file(broker, "big/huge", big)
+        try await FleetPublish.tpv(broker, "big/small")
+        #expect(await waitUntil(.seconds(5)) { received.withLock { $0.contains { $0.0 == "big/small" } } })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(received.withLock { $0.map(\.0) } == ["big/small"], "the 1 MB message must never reach the client")
+    }
+
+    /// The devices `?DEVICES` lists, once it lists `count` (or after 5 s).
+    private func devices(_ port: Int, count: Int) async -> [String] {
+        var listed: [String] = []
+        _ = await waitUntil(.seconds(5)) {
+            guard let client = try? LineClient(port: port) else { return false }
+            _ = client.readLine()
+            client.send("?DEVICES;")
+            let reply = client.readLine().flatMap { jsonObject($0) }
+            listed = ((reply?["devices"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }.sorted()
+            return listed.count >= count
+        }
+        return listed
+    }
+}
+
+/// Publishing as a vehicle would, with mosquitto_pub.
+enum FleetPublish {
+    static let pub = "/usr/bin/mosquitto_pub"
+    static let tpvLine = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-01-01T00:00:00.000Z","lat":52.1,"lon":4.3,"altMSL":10.0}"#
+
+    static func tpv(_ broker: MQTTBroker, _ topic: String, retain: Bool = false) async throws {
+        try await run(broker, ["-t", topic, "-m", tpvLine] + (retain ? ["-r"] : []))
+    }
+
+    static func file(_ broker: MQTTBroker, _ topic: String, _ path: String) async throws {
+        try await run(broker, ["-t", topic, "-f", path])
+    }
+
+    private static func run(_ broker: MQTTBroker, _ arguments: [String]) async throws {
+        let result = try await runTool(pub, ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1"] + arguments)
+        #expect(result.status == 0, "mosquitto_pub \(arguments.prefix(2)): \(result.err)")
+    }
+}
