@@ -21,7 +21,9 @@ public final class MQTTClient: Sendable {
         /// Cannot go on: the broker refused the login, or TLS failed. The client has stopped.
         case failed(MQTTError)
         case message(topic: String, payload: [UInt8])
-        /// The queue was full: messages dropped so far (told at the first and every 100th).
+        /// The queue was full: messages dropped so far, told at the first, the 100th, the
+        /// 1000th and each power of ten (a long outage is a few lines, not one per 100); the
+        /// outage's whole loss comes with `.connected`.
         case dropped(total: Int)
         /// About a second has passed while connected: for work that waits on time (a fleet's
         /// silent vehicles, log counts held back), on the client's thread like the rest.
@@ -79,10 +81,18 @@ public final class MQTTClient: Sendable {
             guard !s.stopping else { return (false, nil) }
             let overflowed = s.queue.push(message)
             let total = s.queue.dropped
-            return (true, overflowed && (total == 1 || total % 100 == 0) ? total : nil)
+            return (true, overflowed && Self.isTold(total) ? total : nil)
         }
         if accepted { wakeup?.signal() }
         if let dropped { onEvent(.dropped(total: dropped)) }
+    }
+
+    /// 1, 100, 1000, 10000…
+    static func isTold(_ dropped: Int) -> Bool {
+        guard dropped >= 100 else { return dropped == 1 }
+        var n = dropped
+        while n % 10 == 0 { n /= 10 }
+        return n == 1
     }
 
     /// Sends what is queued (up to `within` seconds), says goodbye to the broker, and ends the

@@ -136,6 +136,32 @@ struct MQTTFleetLimitsTests {
         #expect(received.withLock { $0.map(\.0) } == ["big/small"], "the 1 MB message must never reach the client")
     }
 
+    @Test("After a broker outage that overflowed the queue, the whole number dropped during it is logged as publishing resumes")
+    func droppedTotalAfterOutage() async throws {
+        let broker = try await MQTTBroker()
+        let dir = try TemporaryDirectory()
+        let capture = try dir.drive(epochs: 60)
+        // About 800 reports a second (a TPV and a SKY an epoch): the queue of 1024 is full
+        // a second or two into the outage.
+        let serve = try await mqttServe(broker, prefix: "fleet/van7", ["--replay", capture, "--speed", "400", "--loop", "--mqtt-qos", "1"])
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("publishing to the mqtt broker") })
+        broker.stop(SIGTERM)
+        #expect(await waitUntil(.seconds(10)) { serve.stderr.contains("dropped so far") }, "\(serve.stderr)")
+        try await Task.sleep(for: .milliseconds(500))
+        try await broker.start()
+        #expect(await waitUntil(.seconds(5)) { serve.stderr.contains("while the broker was away") }, "\(serve.stderr)")
+        _ = await serve.stop()
+        let lines = serve.stderr.components(separatedBy: "\n")
+        let runningTotals = lines.compactMap { line -> Int? in
+            guard let range = line.range(of: " dropped so far") else { return nil }
+            return Int(line[..<range.lowerBound].split(separator: " ").last ?? "")
+        }
+        let resumed = try #require(lines.first { $0.contains("again (QoS 1); ") }, "\(serve.stderr)")
+        let total = try #require(resumed.components(separatedBy: "again (QoS 1); ").last?.split(separator: " ").first.flatMap { Int($0) })
+        // The whole outage's loss: at least the last running total told during it.
+        #expect(total >= (runningTotals.max() ?? 1) && total > 0, "\(serve.stderr)")
+    }
+
     /// The devices `?DEVICES` lists, once it lists `count` (or after 5 s).
     private func devices(_ port: Int, count: Int) async -> [String] {
         var listed: [String] = []
