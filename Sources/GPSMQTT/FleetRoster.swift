@@ -25,13 +25,16 @@ public struct FleetLimits: Sendable, Equatable {
 
 /// What a fleet reader tells its owner beside the location events, on the client's thread.
 public enum FleetNews: Sendable, Equatable {
-    /// A report was refused: `vehicle` as a person may see it (`PeerText`).
+    /// A report was refused: `vehicle` as its topic named it (a peer's text: shown only
+    /// through `PeerText`, and only when a line is written, as a refusal must stay cheap).
     case refused(vehicle: String, FleetRefusal)
     /// Offline or silent for `FleetLimits.forgetAfter`: its device may go (raw name, as the
     /// label of its events was).
     case forgotten(vehicle: String)
     /// About a second has passed (for counts held back in a log).
     case tick
+    /// The reader has stopped: counts held back are for telling now.
+    case stopped
 }
 
 public enum FleetRefusal: Sendable, Equatable {

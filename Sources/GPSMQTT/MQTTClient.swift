@@ -36,6 +36,9 @@ public final class MQTTClient: Sendable {
     /// Messages handed to libmosquitto and not yet acknowledged, at most: the rest wait in our
     /// queue, so the bound holds over everything not yet delivered.
     static let window = 64
+    /// Packets read from the socket a turn at most, before their news is handled: 16 of a
+    /// reader's largest (`MQTTManager.maximumPacketSize`) are about 1 MB held at once.
+    static let readBatch = 16
 
     public let settings: MQTTSettings
     private let onEvent: @Sendable (Event) -> Void
@@ -244,8 +247,15 @@ private struct ClientLoop {
             _ = poll(&fds, 2, timeout)
             if fds[1].revents != 0 { wakeup.drain() }
             let socketEvents = fds[0].revents
-            if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0, let error = connection.read() {
-                return ended(error, connection, stopping: stopDeadline != nil)
+            if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                // libmosquitto reads one QoS 0 packet a call: a backlog (a fleet of thousands)
+                // is taken up to `readBatch` packets a turn rather than one poll per packet, or
+                // the broker's PINGRESP, queued behind it, comes too late for the keep-alive.
+                for _ in 0..<MQTTClient.readBatch {
+                    let before = connection.newsCount
+                    if let error = connection.read() { return ended(error, connection, stopping: stopDeadline != nil) }
+                    if connection.newsCount == before { break }
+                }
             }
             if socketEvents & Int16(POLLOUT) != 0, let error = connection.write() {
                 return ended(error, connection, stopping: stopDeadline != nil)

@@ -192,6 +192,9 @@ final class MosquittoConnection {
 
     func disconnect() { _ = mosquitto_disconnect(handle) }
 
+    /// News not yet taken: a read that adds none took no whole packet.
+    var newsCount: Int { news.count }
+
     func takeNews() -> [MosquittoNews] {
         defer { news.removeAll(keepingCapacity: true) }
         return news

@@ -23,10 +23,13 @@ final class FleetLog: Sendable {
     func take(_ news: FleetNews) {
         switch news {
         case .refused(let vehicle, let why):
-            let (kind, summary, line) = Self.words(vehicle, why)
-            say(refusals.admit(kind, summary: summary, line: { line }))
+            // The line is made only when it is written: most refusals are only counted.
+            let (kind, summary) = Self.kind(why)
+            say(refusals.admit(kind, summary: summary, line: { Self.line(PeerText.display(vehicle), why) }))
         case .tick:
             say(refusals.due() + departures.due())
+        case .stopped:
+            flush()
         case .forgotten:
             break
         }
@@ -44,17 +47,22 @@ final class FleetLog: Sendable {
         for line in lines { write(line.hasPrefix("gpsfix: ") ? line : "gpsfix: " + line) }
     }
 
-    private static func words(_ vehicle: String, _ why: FleetRefusal) -> (String, String, String) {
+    private static func kind(_ why: FleetRefusal) -> (String, String) {
+        switch why {
+        case .full(let limit): ("full", "reports from new vehicles refused (fleet full at \(limit))")
+        case .badName(let limit): ("name", "reports refused for a vehicle name empty or over \(limit) bytes")
+        case .flooding(let rate): ("flood", "reports dropped from vehicles over \(Int(rate)) a second")
+        }
+    }
+
+    private static func line(_ vehicle: String, _ why: FleetRefusal) -> String {
         switch why {
         case .full(let limit):
-            ("full", "reports from new vehicles refused (fleet full at \(limit))",
-             "fleet full: \(limit) vehicles known (--mqtt-max-vehicles); reports from new ones (first: '\(vehicle)') are refused until a known one is forgotten (offline or silent for 10 min)")
+            "fleet full: \(limit) vehicles known (--mqtt-max-vehicles); reports from new ones (first: '\(vehicle)') are refused until a known one is forgotten (offline or silent for 10 min)"
         case .badName(let limit):
-            ("name", "reports refused for a vehicle name empty or over \(limit) bytes",
-             "refused reports under a vehicle name empty or longer than \(limit) bytes: '\(vehicle)'")
+            "refused reports under a vehicle name empty or longer than \(limit) bytes: '\(vehicle)'"
         case .flooding(let rate):
-            ("flood", "reports dropped from vehicles over \(Int(rate)) a second",
-             "vehicle '\(vehicle)' sends more than \(Int(rate)) reports a second: the rest are dropped unread, so the others are still read")
+            "vehicle '\(vehicle)' sends more than \(Int(rate)) reports a second: the rest are dropped unread, so the others are still read"
         }
     }
 }
