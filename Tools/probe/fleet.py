@@ -166,14 +166,17 @@ class Reader:
         return status_kb(self.process.pid, "VmHWM")
 
     def devices(self):
-        """The devices ?DEVICES lists (serve only)."""
+        """The devices ?DEVICES lists (serve only); None when no whole reply came in 10 s."""
         s = socket.create_connection(("127.0.0.1", self.port), timeout=10)
-        f = s.makefile("rb")
-        f.readline()
-        s.sendall(b"?DEVICES;")
-        line = f.readline()
-        s.close()
-        return json.loads(line).get("devices", [])
+        try:
+            f = s.makefile("rb")
+            f.readline()
+            s.sendall(b"?DEVICES;")
+            return json.loads(f.readline()).get("devices", [])
+        except (OSError, ValueError):
+            return None
+        finally:
+            s.close()
 
     def settle(self, seconds=30):
         """Waits until the reader's CPU time stops growing (it has read what the broker sent)."""
@@ -215,7 +218,8 @@ def vehicles(binary, work, n):
         for r in readers:
             r.settle()
         after = {r.kind: r.rss() for r in readers}
-        listed = len(readers[0].devices())
+        listed = readers[0].devices()
+        listed = "no reply" if listed is None else len(listed)
         watched = len({json.loads(line).get("device") for line in readers[1].stdout_lines() if line.startswith("{")})
         logs = {r.kind: r.stop() for r in readers}
         publisher.close()
@@ -244,7 +248,7 @@ def big(binary, work):
             r.settle(10)
         time.sleep(1)
         after = {r.kind: (r.rss(), r.peak()) for r in readers}
-        read_after = {"serve": [d.get("path") for d in readers[0].devices()],
+        read_after = {"serve": [d.get("path") for d in readers[0].devices() or []],
                       "watch": [json.loads(line).get("device") for line in readers[1].stdout_lines() if line.startswith("{")]}
         for r in readers:
             r.stop()
