@@ -29,12 +29,14 @@ enum MQTTServe {
         let options = MQTTPublisher.Options(topics: topics, qos: qos, source: source, homeAssistant: homeAssistant)
         let where_ = "\(address.usesTLS ? "mqtts" : "mqtt") broker at \(address.broker) under \(address.prefix)/"
         let outage = Atomic<Bool>(false)
+        let connectedBefore = Atomic<Bool>(false)
         return MQTTPublisher(settings: settings, options: options) { event in
             switch event {
             case .connected(let dropped):
-                let again = outage.exchange(false, ordering: .relaxed)
+                let away = outage.exchange(false, ordering: .relaxed)
+                let again = connectedBefore.exchange(true, ordering: .relaxed)
                 // The outage's whole loss, once: the counts told during it were running totals.
-                let loss = again || dropped > 0 ? "; \(dropped) report\(dropped == 1 ? "" : "s") dropped from the full queue while the broker was away" : ""
+                let loss = away || dropped > 0 ? "; \(dropped) report\(dropped == 1 ? "" : "s") dropped from the full queue while the broker was away" : ""
                 terminal.note("gpsfix: publishing to the \(where_)\(again ? " again" : "") (QoS \(qos))\(loss)")
             case .disconnected(let error, let retry):
                 // Once per outage: the attempts that follow are many and say nothing new.

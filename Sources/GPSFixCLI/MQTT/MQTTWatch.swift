@@ -8,7 +8,22 @@ import GPSMQTT
 /// --mqtt-in` names it); the live view shows them unlabelled. A fleet's refusals go to `log`,
 /// held to a rate.
 enum MQTTWatch {
-    static func manager(_ args: ParsedArguments, log: @escaping @Sendable (String) -> Void) throws -> MQTTManager? {
+    /// A fleet (or one publisher) read by `watch`: its reader, and the log its refusals and its
+    /// vehicles' comings and goings go to, held to a rate.
+    struct Fleet: Sendable {
+        let manager: MQTTManager
+        let log: FleetLog
+
+        /// Whether `event` is one vehicle's status (offline, silent, back), said here through
+        /// the log rather than by the output: a fleet's publishers decide how many there are.
+        func saysVehicleStatus(_ event: LocationEvent) -> Bool {
+            guard case .status(let status) = event, manager.labelOfEventInHand != nil else { return false }
+            if let text = StatusWords.line(status, source: manager.sourceDescription) { log.vehicle(text) }
+            return true
+        }
+    }
+
+    static func fleet(_ args: ParsedArguments, log: @escaping @Sendable (String) -> Void) throws -> Fleet? {
         guard let address = try MQTTOptions.address(args) else {
             let stray = MQTTOptions.connection.map(\.name).filter { args[$0] != nil }
             if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) need --mqtt URL") }
@@ -27,7 +42,7 @@ enum MQTTWatch {
         let manager = MQTTManager(settings: settings, prefix: address.prefix, limits: try MQTTOptions.fleetLimits(args))
         let fleetLog = FleetLog(write: log)
         manager.onFleetNews = { fleetLog.take($0) }
-        return manager
+        return Fleet(manager: manager, log: fleetLog)
     }
 
     /// For text lines: the vehicle the line is about, as a person may see it, when the

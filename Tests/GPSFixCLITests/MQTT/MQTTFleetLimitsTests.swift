@@ -162,6 +162,66 @@ struct MQTTFleetLimitsTests {
         #expect(total >= (runningTotals.max() ?? 1) && total > 0, "\(serve.stderr)")
     }
 
+    @Test("One vehicle flooding 3000 reports is cut to its rate, and another vehicle's report after the flood is read at once")
+    func floodDoesNotStarveOthers() async throws {
+        let broker = try await MQTTBroker()
+        let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: "flood-test"), prefix: "fleet/+")
+        let fixes = Mutex<[String: Int]>([:])
+        let refused = Mutex(0)
+        manager.onFleetNews = { news in
+            if case .refused(_, .flooding) = news { refused.withLock { $0 += 1 } }
+        }
+        let service = LocationService(manager: manager)
+        let subscription = service.subscribe { event in
+            if case .fix = event, let vehicle = manager.labelOfEventInHand { fixes.withLock { $0[vehicle, default: 0] += 1 } }
+        }
+        defer { service.unsubscribe(subscription); service.stop() }
+        service.start()
+        try await Task.sleep(for: .milliseconds(500))
+        // 3000 TPVs from van1 as fast as mosquitto_pub sends them (-l: a message a line).
+        let dir = try TemporaryDirectory()
+        let lines = try dir.write("flood.txt", String(repeating: FleetPublish.tpvLine + "\n", count: 3000))
+        let flood = try await runTool("/bin/sh", ["-c", "\(FleetPublish.pub) -h 127.0.0.1 -p \(broker.port) -q 0 -t fleet/van1/tpv -l < \(lines)"])
+        #expect(flood.status == 0, "\(flood.err)")
+        try await FleetPublish.tpv(broker, "fleet/van2/tpv")
+        #expect(await waitUntil(.seconds(3)) { fixes.withLock { $0["van2"] } == 1 }, "\(fixes.withLock { $0 })")
+        #expect(await waitUntil(.seconds(5)) { (fixes.withLock { $0["van1"] } ?? 0) + refused.withLock { $0 } == 3000 })
+        // Read: the burst and what the rate refilled while the flood lasted; the rest counted unread.
+        let taken = fixes.withLock { $0["van1"] } ?? 0
+        #expect(taken >= 100 && taken < 3000 && refused.withLock { $0 } == 3000 - taken, "\(taken) read")
+    }
+
+    @Test("watch --mqtt fleet/+: eight vehicles going offline are five lines, then a count at the end")
+    func watchVehicleStatusesHeldToRate() async throws {
+        let broker = try await MQTTBroker()
+        let watch = try await GPSFixProcess(["watch", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/+"], announcement: nil)
+        try await Task.sleep(for: .seconds(1))
+        for n in 1...8 { try await FleetPublish.tpv(broker, "fleet/van\(n)/tpv") }
+        for n in 1...8 { try await FleetPublish.text(broker, "fleet/van\(n)/status", "offline") }
+        #expect(await waitUntil(.seconds(5)) { watch.stderr.components(separatedBy: "went offline").count - 1 == 5 }, "\(watch.stderr)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(watch.stderr.components(separatedBy: "went offline").count - 1 == 5, "\(watch.stderr)")
+        #expect(await watch.stop() == 0)
+        #expect(await waitUntil(.seconds(2)) { watch.stderr.contains("8 vehicles gone offline, silent or back in the last minute (3 not logged one by one)") },
+                "\(watch.stderr)")
+    }
+
+    @Test("The fleet's log: a refusal said once then counted; five vehicle lines a window, then counted")
+    func fleetLogHeldToRate() {
+        let written = Mutex<[String]>([])
+        let log = FleetLog(window: 60) { line in written.withLock { $0.append(line) } }
+        for n in 4...8 { log.take(.refused(vehicle: "van\(n)", .full(limit: 3))) }
+        log.take(.refused(vehicle: "x\u{202E}y", .badName(limit: 64)))
+        for n in 1...9 { log.vehicle("MQTT broker: van\(n) went offline") }
+        #expect(written.withLock { $0.count } == 1 + 1 + 5)
+        #expect(written.withLock { $0[1] }.contains("'x\\u{202E}y'"), "escaped: \(written.withLock { $0[1] })")
+        log.take(.stopped)
+        let told = written.withLock { Array($0.dropFirst(7)) }
+        #expect(told.contains("gpsfix: 5 reports from new vehicles refused (fleet full at 3) in the last minute (4 not logged one by one)"), "\(told)")
+        #expect(told.contains("gpsfix: 9 vehicles gone offline, silent or back in the last minute (4 not logged one by one)"), "\(told)")
+        #expect(told.count == 2)
+    }
+
     /// The devices `?DEVICES` lists, once it lists `count` (or after 5 s).
     private func devices(_ port: Int, count: Int) async -> [String] {
         var listed: [String] = []
@@ -184,6 +244,10 @@ enum FleetPublish {
 
     static func tpv(_ broker: MQTTBroker, _ topic: String, retain: Bool = false) async throws {
         try await run(broker, ["-t", topic, "-m", tpvLine] + (retain ? ["-r"] : []))
+    }
+
+    static func text(_ broker: MQTTBroker, _ topic: String, _ text: String) async throws {
+        try await run(broker, ["-t", topic, "-m", text])
     }
 
     static func file(_ broker: MQTTBroker, _ topic: String, _ path: String) async throws {
