@@ -116,17 +116,17 @@ struct MQTTFleetLimitsTests {
         settings.subscriptions = ["big/#"]
         settings.maximumPacketSize = MQTTManager.maximumPacketSize
         let received = Mutex<[(String, Int)]>([])
-        let connected = Mutex(false)
+        let connections = Mutex(0)
         let client = MQTTClient(settings: settings) { event in
             switch event {
             case .message(let topic, let payload): received.withLock { $0.append((topic, payload.count)) }
-            case .connected: connected.withLock { $0 = true }
+            case .connected: connections.withLock { $0 += 1 }
             default: break
             }
         }
         client.start()
         defer { client.stop(within: 1) }
-        #expect(await waitUntil(.seconds(5)) { connected.withLock { $0 } })
+        #expect(await waitUntil(.seconds(5)) { connections.withLock { $0 } == 1 })
         let dir = try TemporaryDirectory()
         let big = try dir.write("big.json", String(repeating: "x", count: 1_000_000))
         try await FleetPublish.file(broker, "big/huge", big)
@@ -134,6 +134,28 @@ struct MQTTFleetLimitsTests {
         #expect(await waitUntil(.seconds(5)) { received.withLock { $0.contains { $0.0 == "big/small" } } })
         try await Task.sleep(for: .milliseconds(300))
         #expect(received.withLock { $0.map(\.0) } == ["big/small"], "the 1 MB message must never reach the client")
+
+        // And on a connection made again after the broker restarted: the limit is sent on every one.
+        broker.stop()
+        try await broker.start()
+        #expect(await waitUntil(.seconds(5)) { connections.withLock { $0 } == 2 })
+        try await FleetPublish.file(broker, "big/huge", big)
+        try await FleetPublish.tpv(broker, "big/again")
+        #expect(await waitUntil(.seconds(5)) { received.withLock { $0.contains { $0.0 == "big/again" } } })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(received.withLock { $0.map(\.0) } == ["big/small", "big/again"])
+    }
+
+    @Test("--mqtt-max-vehicles takes 1 to 100000, and only where a fleet is read", arguments: [
+        ["watch", "--mqtt", "mqtt://127.0.0.1:1/fleet/+", "--mqtt-max-vehicles", "0"],
+        ["watch", "--mqtt", "mqtt://127.0.0.1:1/fleet/+", "--mqtt-max-vehicles", "many"],
+        ["serve", "--mqtt-in", "mqtt://127.0.0.1:1/fleet/+", "--mqtt-max-vehicles", "100001"],
+        ["serve", "--no-listen", "--mqtt", "mqtt://127.0.0.1:1/fleet/van7", "--replay", "/dev/null", "--mqtt-max-vehicles", "5"],
+    ])
+    func maxVehiclesUsage(_ arguments: [String]) async throws {
+        let result = try #require(await runGPSFix(arguments))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("--mqtt-max-vehicles"), "\(result)")
     }
 
     @Test("After a broker outage that overflowed the queue, the whole number dropped during it is logged as publishing resumes")
