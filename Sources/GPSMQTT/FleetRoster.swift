@@ -18,7 +18,9 @@ public struct FleetLimits: Sendable, Equatable {
     public var burst: Double = 100
 
     public static let defaultMaxVehicles = 1000
-    public static let largestMaxVehicles = 100_000
+    /// The most `--mqtt-max-vehicles` may ask for: each vehicle is a device whose last TPV and
+    /// SKY the server keeps (a few kB), and a line in every DEVICES.
+    public static let largestMaxVehicles = 10_000
 
     public init() {}
 }

@@ -19,6 +19,7 @@ struct MQTTFleetLimitsTests {
     func capRefusesVehicleNPlusOne() async throws {
         let broker = try await MQTTBroker()
         let fleet = try await ServeProcess(["--mqtt-in", "mqtt://127.0.0.1:\(broker.port)/fleet/+", "--mqtt-max-vehicles", "3"])
+        try await subscribed(fleet)
         for n in 1...3 { try await FleetPublish.tpv(broker, "fleet/van\(n)/tpv") }
         #expect(await devices(fleet.port, count: 3) == ["van1", "van2", "van3"], "\(fleet.stderr)")
         for n in 4...8 { try await FleetPublish.tpv(broker, "fleet/van\(n)/tpv") }
@@ -41,6 +42,7 @@ struct MQTTFleetLimitsTests {
     func longNameRefused() async throws {
         let broker = try await MQTTBroker()
         let fleet = try await ServeProcess(["--mqtt-in", "mqtt://127.0.0.1:\(broker.port)/fleet/+"])
+        try await subscribed(fleet)
         let long = String(repeating: "x", count: 64) + "\u{202E}"
         let fits = String(repeating: "b", count: 64)
         try await FleetPublish.tpv(broker, "fleet/\(long)/tpv")
@@ -60,6 +62,7 @@ struct MQTTFleetLimitsTests {
         let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: "forget-test"),
                                   prefix: "fleet/+", limits: limits)
         let seen = Mutex<[String]>([])
+        let started = Mutex(false)
         manager.onFleetNews = { news in
             if case .forgotten(let vehicle) = news { seen.withLock { $0.append("forgotten \(vehicle)") } }
         }
@@ -69,12 +72,14 @@ struct MQTTFleetLimitsTests {
             switch event {
             case .fix: seen.withLock { $0.append("fix \(vehicle)") }
             case .status(.disconnected): seen.withLock { $0.append("gone \(vehicle)") }
+            case .status(.started): started.withLock { $0 = true }
             default: break
             }
         }
         defer { service.unsubscribe(subscription); service.stop() }
         service.start()
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(await waitUntil(.seconds(5)) { started.withLock { $0 } })
+        try await Task.sleep(for: .milliseconds(200))
         try await FleetPublish.tpv(broker, "fleet/van1/tpv")
         #expect(await waitUntil(.seconds(3)) { seen.withLock { $0 } == ["fix van1"] })
         #expect(await waitUntil(.seconds(5)) { seen.withLock { $0.count } >= 3 })
@@ -146,10 +151,27 @@ struct MQTTFleetLimitsTests {
         #expect(received.withLock { $0.map(\.0) } == ["big/small", "big/again"])
     }
 
-    @Test("--mqtt-max-vehicles takes 1 to 100000, and only where a fleet is read", arguments: [
+    @Test("A reader (MQTT 5) with a wrong password is a refused login naming the broker, as a publisher (3.1.1) is; exit 1")
+    func readerWrongPassword() async throws {
+        let dir = try TemporaryDirectory()
+        // mosquitto drops to its own user: it must read the password file.
+        chmod(dir.path, 0o755)
+        let made = try await runTool(MQTTBroker.passwd, ["-c", "-b", "\(dir.path)/passwords", "van7", "right horse"])
+        #expect(made.status == 0, "\(made.err)")
+        chmod("\(dir.path)/passwords", 0o644)
+        let bad = try dir.write("bad.pass", "wrong horse\n")
+        chmod(bad, 0o600)
+        let broker = try await MQTTBroker(extra: ["password_file \(dir.path)/passwords"], anonymous: false)
+        let result = try #require(await runGPSFix(["watch", "--mqtt", "mqtt://van7@127.0.0.1:\(broker.port)/fleet/+", "--json", "-n", "1",
+                                                   "--mqtt-password-file", bad], limit: .seconds(10)))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("The MQTT broker at 127.0.0.1:\(broker.port) refused the login ("), "\(result)")
+    }
+
+    @Test("--mqtt-max-vehicles takes 1 to 10000, and only where a fleet is read", arguments: [
         ["watch", "--mqtt", "mqtt://127.0.0.1:1/fleet/+", "--mqtt-max-vehicles", "0"],
         ["watch", "--mqtt", "mqtt://127.0.0.1:1/fleet/+", "--mqtt-max-vehicles", "many"],
-        ["serve", "--mqtt-in", "mqtt://127.0.0.1:1/fleet/+", "--mqtt-max-vehicles", "100001"],
+        ["serve", "--mqtt-in", "mqtt://127.0.0.1:1/fleet/+", "--mqtt-max-vehicles", "10001"],
         ["serve", "--no-listen", "--mqtt", "mqtt://127.0.0.1:1/fleet/van7", "--replay", "/dev/null", "--mqtt-max-vehicles", "5"],
     ])
     func maxVehiclesUsage(_ arguments: [String]) async throws {
@@ -190,16 +212,19 @@ struct MQTTFleetLimitsTests {
         let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: "flood-test"), prefix: "fleet/+")
         let fixes = Mutex<[String: Int]>([:])
         let refused = Mutex(0)
+        let started = Mutex(false)
         manager.onFleetNews = { news in
             if case .refused(_, .flooding) = news { refused.withLock { $0 += 1 } }
         }
         let service = LocationService(manager: manager)
         let subscription = service.subscribe { event in
             if case .fix = event, let vehicle = manager.labelOfEventInHand { fixes.withLock { $0[vehicle, default: 0] += 1 } }
+            if case .status(.started) = event { started.withLock { $0 = true } }
         }
         defer { service.unsubscribe(subscription); service.stop() }
         service.start()
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(await waitUntil(.seconds(5)) { started.withLock { $0 } })
+        try await Task.sleep(for: .milliseconds(200))
         // 3000 TPVs from van1 as fast as mosquitto_pub sends them (-l: a message a line).
         let dir = try TemporaryDirectory()
         let lines = try dir.write("flood.txt", String(repeating: FleetPublish.tpvLine + "\n", count: 3000))
@@ -242,6 +267,13 @@ struct MQTTFleetLimitsTests {
         #expect(told.contains("gpsfix: 5 reports from new vehicles refused (fleet full at 3) in the last minute (4 not logged one by one)"), "\(told)")
         #expect(told.contains("gpsfix: 9 vehicles gone offline, silent or back in the last minute (4 not logged one by one)"), "\(told)")
         #expect(told.count == 2)
+    }
+
+    /// Waits until `fleet` has connected (it subscribes first): a report published before is
+    /// not retained, and would be lost to it.
+    private func subscribed(_ fleet: ServeProcess) async throws {
+        #expect(await waitUntil(.seconds(5)) { fleet.stderr.contains("open, waiting for a fix") }, "\(fleet.stderr)")
+        try await Task.sleep(for: .milliseconds(200))
     }
 
     /// The devices `?DEVICES` lists, once it lists `count` (or after 5 s).
