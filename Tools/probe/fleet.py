@@ -217,13 +217,15 @@ def vehicles(binary, work, n):
         published = time.time() - start
         for r in readers:
             r.settle()
+        # settle() saw a second without CPU: the readers were done about then.
+        settled = time.time() - start - 1
         after = {r.kind: r.rss() for r in readers}
         listed = readers[0].devices()
         listed = "no reply" if listed is None else len(listed)
         watched = len({json.loads(line).get("device") for line in readers[1].stdout_lines() if line.startswith("{")})
         logs = {r.kind: r.stop() for r in readers}
         publisher.close()
-        print(f"{n} vehicles published in {published:.1f} s")
+        print(f"{n} vehicles published in {published:.1f} s; both readers done within {settled:.1f} s of the start")
         for kind in ("serve", "watch"):
             counted, said = refusals(logs[kind])
             print(f"  {kind}: RSS {idle[kind] / 1024:.1f} MB idle -> {after[kind] / 1024:.1f} MB after; "
