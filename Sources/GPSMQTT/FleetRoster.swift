@@ -102,8 +102,6 @@ struct FleetRoster {
         return true
     }
 
-    func isOffline(_ vehicle: String) -> Bool { vehicles[vehicle]?.offlineSince != nil }
-
     /// The vehicles offline or silent for `forgetAfter`, forgotten now. Looks at most once a
     /// second (a walk over at most `maxVehicles`).
     mutating func forget(now: Double) -> [(vehicle: String, wasOffline: Bool)] {

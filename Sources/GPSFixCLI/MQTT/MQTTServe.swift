@@ -8,13 +8,13 @@ import Synchronization
 enum MQTTServe {
     static func publisher(_ args: ParsedArguments, source: String, terminal: Terminal,
                           onFailure: @escaping @Sendable (MQTTError) -> Void) throws -> MQTTPublisher? {
+        if args["--mqtt-max-vehicles"] != nil {
+            throw UsageError(message: "--mqtt-max-vehicles bounds a fleet that is read (--mqtt-in), not what --mqtt publishes")
+        }
         guard let address = try MQTTOptions.address(args) else {
             let stray = (MQTTOptions.serve.map(\.name).filter { $0 != "--mqtt" }).filter { args[$0] != nil || args.has($0) }
             if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) need --mqtt URL") }
             return nil
-        }
-        if args["--mqtt-max-vehicles"] != nil {
-            throw UsageError(message: "--mqtt-max-vehicles bounds a fleet that is read (--mqtt-in), not what --mqtt publishes")
         }
         guard address.isPublishable else {
             throw UsageError(message: "--mqtt: '\(address.prefix)' cannot be published to (no '+' or '#', no empty levels)")

@@ -25,7 +25,7 @@ enum MQTTWatch {
 
     static func fleet(_ args: ParsedArguments, log: @escaping @Sendable (String) -> Void) throws -> Fleet? {
         guard let address = try MQTTOptions.address(args) else {
-            let stray = MQTTOptions.connection.map(\.name).filter { args[$0] != nil }
+            let stray = MQTTOptions.watch.map(\.name).filter { $0 != "--mqtt" && args[$0] != nil }
             if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) need --mqtt URL") }
             return nil
         }

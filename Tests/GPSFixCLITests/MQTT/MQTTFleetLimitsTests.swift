@@ -173,6 +173,8 @@ struct MQTTFleetLimitsTests {
         ["watch", "--mqtt", "mqtt://127.0.0.1:1/fleet/+", "--mqtt-max-vehicles", "many"],
         ["serve", "--mqtt-in", "mqtt://127.0.0.1:1/fleet/+", "--mqtt-max-vehicles", "10001"],
         ["serve", "--no-listen", "--mqtt", "mqtt://127.0.0.1:1/fleet/van7", "--replay", "/dev/null", "--mqtt-max-vehicles", "5"],
+        ["serve", "--replay", "/dev/null", "--mqtt-max-vehicles", "5"],
+        ["watch", "--replay", "/dev/null", "--mqtt-max-vehicles", "5"],
     ])
     func maxVehiclesUsage(_ arguments: [String]) async throws {
         let result = try #require(await runGPSFix(arguments))
