@@ -1,3 +1,5 @@
+import GPSLocation
+
 /// How much of itself a fleet reader gives to the vehicles it hears of: anyone who may publish
 /// under the prefix decides which vehicles exist, so none of these is theirs to decide.
 public struct FleetLimits: Sendable, Equatable {
@@ -6,7 +8,9 @@ public struct FleetLimits: Sendable, Equatable {
     public var maxVehicles = 1000
     /// The longest vehicle name, in bytes of UTF-8: the topic levels the prefix's wildcards
     /// match (`van7` under `fleet/+`). Longer (or empty) is refused: it would be the device's
-    /// name in every report and every DEVICES.
+    /// name in every report and every DEVICES. So is a name that would not show as itself
+    /// (controls, bidi overrides, zero-width characters: `PeerText`), which cgps and any gpsd
+    /// client would print as it came.
     public var maxNameBytes = 64
     /// A vehicle offline, or silent, this many seconds is forgotten (its device freed); it
     /// comes back as new with its next report.
@@ -42,7 +46,7 @@ public enum FleetNews: Sendable, Equatable {
 public enum FleetRefusal: Sendable, Equatable {
     /// `maxVehicles` are known: a new one is not taken.
     case full(limit: Int)
-    /// Its name is empty or longer than `maxNameBytes`.
+    /// Its name is empty, longer than `maxNameBytes`, or does not show as itself.
     case badName(limit: Int)
     /// Over its `reportsPerSecond`.
     case flooding(perSecond: Double)
@@ -90,6 +94,9 @@ struct FleetRoster {
         }
         guard creating else { return nil }
         guard vehicles.count < limits.maxVehicles else { return .refused(.full(limit: limits.maxVehicles)) }
+        // Judged once, when it becomes known (a known name was judged then), and after the
+        // cheaper count: a full fleet refuses 50,000 newcomers without reading their names.
+        guard PeerText.isPlain(vehicle, limit: limits.maxNameBytes) else { return .refused(.badName(limit: limits.maxNameBytes)) }
         vehicles[vehicle] = Vehicle(lastHeard: now, tokens: limits.burst - 1, refilled: now)
         return .new
     }

@@ -42,7 +42,7 @@ struct FleetRosterTests {
         #expect(r.vehicles.isEmpty)
     }
 
-    @Test("A name empty or over 64 bytes is refused (bytes of UTF-8, not characters)")
+    @Test("A name empty, over 64 bytes (of UTF-8) or not showing as itself is refused")
     func names() {
         var r = roster()
         #expect(r.admit(String(repeating: "a", count: 64), creating: true, now: 0) == .new)
@@ -50,7 +50,12 @@ struct FleetRosterTests {
         // 22 × 3 bytes = 66: 22 characters, still too long.
         #expect(r.admit(String(repeating: "€", count: 22), creating: true, now: 0) == .refused(.badName(limit: 64)))
         #expect(r.admit("", creating: true, now: 0) == .refused(.badName(limit: 64)))
-        #expect(r.vehicles.count == 1)
+        // A name that would not show as itself: a bidi override, a zero-width space, a control.
+        for name in ["van\u{202E}7", "van\u{200B}7", "van\u{1B}[2J"] {
+            #expect(r.admit(name, creating: true, now: 0) == .refused(.badName(limit: 64)), "\(name.unicodeScalars.map(\.value))")
+        }
+        #expect(r.admit("fourgon-été", creating: true, now: 0) == .new, "plain text beyond ASCII is a name")
+        #expect(r.vehicles.count == 2)
     }
 
     @Test("One vehicle's flood is cut to its rate; another vehicle is untouched by it")

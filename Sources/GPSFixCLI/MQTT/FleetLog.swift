@@ -50,7 +50,7 @@ final class FleetLog: Sendable {
     private static func kind(_ why: FleetRefusal) -> (String, String) {
         switch why {
         case .full(let limit): ("full", "reports from new vehicles refused (fleet full at \(limit))")
-        case .badName(let limit): ("name", "reports refused for a vehicle name empty or over \(limit) bytes")
+        case .badName(let limit): ("name", "reports refused for a vehicle name empty, over \(limit) bytes or not plain text")
         case .flooding(let rate): ("flood", "reports dropped from vehicles over \(Int(rate)) a second")
         }
     }
@@ -60,7 +60,7 @@ final class FleetLog: Sendable {
         case .full(let limit):
             "fleet full: \(limit) vehicles known (--mqtt-max-vehicles); reports from new ones (first: '\(vehicle)') are refused until a known one is forgotten (offline or silent for 10 min)"
         case .badName(let limit):
-            "refused reports under a vehicle name empty or longer than \(limit) bytes: '\(vehicle)'"
+            "refused reports under a vehicle name empty, longer than \(limit) bytes or holding characters that do not show as themselves (controls, bidi, zero-width): '\(vehicle)'"
         case .flooding(let rate):
             "vehicle '\(vehicle)' sends more than \(Int(rate)) reports a second: the rest are dropped unread, so the others are still read"
         }
