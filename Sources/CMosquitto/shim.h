@@ -6,6 +6,8 @@
 #define GPSFIX_CMOSQUITTO_SHIM_H
 
 #include <mosquitto.h>
+// MQTT 5's property and reason codes (a reader's Maximum Packet Size), also in every 1.6 and 2.x.
+#include <mqtt_protocol.h>
 
 #if LIBMOSQUITTO_MAJOR < 1 || (LIBMOSQUITTO_MAJOR == 1 && LIBMOSQUITTO_MINOR < 6)
 #error "gpsfix needs libmosquitto 1.6 or later"

@@ -11,16 +11,23 @@ import Synchronization
 /// thread, which alone calls libmosquitto. Events are told on that thread, in order.
 public final class MQTTClient: Sendable {
     public enum Event: Sendable, Equatable {
-        /// Connected and accepted (and subscribed, when asked).
-        case connected
+        /// Connected and accepted (and subscribed, when asked). `droppedWhileAway`: messages
+        /// the full queue dropped since the connection before was lost (or since the start, if
+        /// the broker was not there then): the outage's whole loss, told as publishing resumes.
+        case connected(droppedWhileAway: Int)
         /// Not connected, and trying again in `retry` seconds: the broker is absent at the
         /// start, went away, or restarted.
         case disconnected(MQTTError, retry: Double)
         /// Cannot go on: the broker refused the login, or TLS failed. The client has stopped.
         case failed(MQTTError)
         case message(topic: String, payload: [UInt8])
-        /// The queue was full: messages dropped so far (told at the first and every 100th).
+        /// The queue was full: messages dropped so far, told at the first, the 100th, the
+        /// 1000th and each power of ten (a long outage is a few lines, not one per 100); the
+        /// outage's whole loss comes with `.connected`.
         case dropped(total: Int)
+        /// About a second has passed while connected: for work that waits on time (a fleet's
+        /// silent vehicles, log counts held back), on the client's thread like the rest.
+        case tick
     }
 
     /// Messages kept while the broker is away (QoS 1); the oldest go first when it is full.
@@ -29,6 +36,9 @@ public final class MQTTClient: Sendable {
     /// Messages handed to libmosquitto and not yet acknowledged, at most: the rest wait in our
     /// queue, so the bound holds over everything not yet delivered.
     static let window = 64
+    /// Packets read from the socket a turn at most, before their news is handled: 16 of a
+    /// reader's largest (`MQTTManager.maximumPacketSize`) are about 1 MB held at once.
+    static let readBatch = 16
 
     public let settings: MQTTSettings
     private let onEvent: @Sendable (Event) -> Void
@@ -42,6 +52,8 @@ public final class MQTTClient: Sendable {
         var started = false
         var connected = false
         var published = 0
+        /// `queue.dropped` when the broker was last lost (or the start), until it is back.
+        var droppedAtOutage: Int? = 0
     }
 
     public init(settings: MQTTSettings, queueCapacity: Int = MQTTClient.defaultQueueCapacity,
@@ -72,10 +84,18 @@ public final class MQTTClient: Sendable {
             guard !s.stopping else { return (false, nil) }
             let overflowed = s.queue.push(message)
             let total = s.queue.dropped
-            return (true, overflowed && (total == 1 || total % 100 == 0) ? total : nil)
+            return (true, overflowed && Self.isTold(total) ? total : nil)
         }
         if accepted { wakeup?.signal() }
         if let dropped { onEvent(.dropped(total: dropped)) }
+    }
+
+    /// 1, 100, 1000, 10000…
+    static func isTold(_ dropped: Int) -> Bool {
+        guard dropped >= 100 else { return dropped == 1 }
+        var n = dropped
+        while n % 10 == 0 { n /= 10 }
+        return n == 1
     }
 
     /// Sends what is queued (up to `within` seconds), says goodbye to the broker, and ends the
@@ -100,7 +120,19 @@ public final class MQTTClient: Sendable {
     // For the loop.
 
     fileprivate var stopping: Bool { shared.withLock { $0.stopping } }
-    fileprivate func setConnected(_ value: Bool) { shared.withLock { $0.connected = value } }
+    /// Marks the connection up or down; coming up, the messages dropped while it was down.
+    @discardableResult
+    fileprivate func setConnected(_ value: Bool) -> Int {
+        shared.withLock { s in
+            s.connected = value
+            if !value {
+                s.droppedAtOutage = s.droppedAtOutage ?? s.queue.dropped
+                return 0
+            }
+            defer { s.droppedAtOutage = nil }
+            return s.droppedAtOutage.map { s.queue.dropped - $0 } ?? 0
+        }
+    }
     fileprivate func countPublished(_ n: Int) { shared.withLock { $0.published += n } }
     fileprivate func next(ifBelow window: Int, outstanding: Int) -> MQTTMessage? {
         guard outstanding < window else { return nil }
@@ -160,7 +192,12 @@ private struct ClientLoop {
         var outstanding = 0
         var connected = false
         var stopDeadline: Double?
+        var nextTick = Clocks.monotonicSeconds + 1
         while true {
+            if connected, stopDeadline == nil, Clocks.monotonicSeconds >= nextTick {
+                nextTick = Clocks.monotonicSeconds + 1
+                client.tell(.tick)
+            }
             for news in connection.takeNews() {
                 switch news {
                 case .connack(0):
@@ -169,9 +206,9 @@ private struct ClientLoop {
                     }
                     for message in client.settings.birth where connection.publish(message) != nil { outstanding += 1 }
                     connected = true
-                    client.setConnected(true)
+                    let dropped = client.setConnected(true)
                     accepted()
-                    client.tell(.connected)
+                    client.tell(.connected(droppedWhileAway: dropped))
                 case .connack(let code):
                     return .failed(connection.refusal(code))
                 case .disconnected:
@@ -210,8 +247,15 @@ private struct ClientLoop {
             _ = poll(&fds, 2, timeout)
             if fds[1].revents != 0 { wakeup.drain() }
             let socketEvents = fds[0].revents
-            if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0, let error = connection.read() {
-                return ended(error, connection, stopping: stopDeadline != nil)
+            if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                // libmosquitto reads one QoS 0 packet a call: a backlog (a fleet of thousands)
+                // is taken up to `readBatch` packets a turn rather than one poll per packet, or
+                // the broker's PINGRESP, queued behind it, comes too late for the keep-alive.
+                for _ in 0..<MQTTClient.readBatch {
+                    let before = connection.newsCount
+                    if let error = connection.read() { return ended(error, connection, stopping: stopDeadline != nil) }
+                    if connection.newsCount == before { break }
+                }
             }
             if socketEvents & Int16(POLLOUT) != 0, let error = connection.write() {
                 return ended(error, connection, stopping: stopDeadline != nil)

@@ -1,4 +1,5 @@
 public import GPSLocation
+import GPSSystem
 import NMEA
 import Synchronization
 
@@ -10,29 +11,57 @@ import Synchronization
 /// The client's thread is the source's thread: events are told there, in order. A broker that
 /// cannot be reached at the start is a failure, unless `waitsForBroker`; one lost later is
 /// `.disconnected`, then `.reconnecting` until it is back.
+///
+/// Everything under the prefix comes from whoever may publish there, so a fleet is held to
+/// `limits` (`FleetLimits`: how many vehicles, how long a name, how many reports a second,
+/// when a quiet one is forgotten), and the broker is asked (MQTT 5's Maximum Packet Size)
+/// never to send a packet over `maximumPacketSize`: a larger report is dropped by the broker,
+/// never read into memory here. What is refused or forgotten is told to `onFleetNews`.
 public final class MQTTManager: LocationManagerInterface {
     public let settings: MQTTSettings
     public let prefix: String
     public let waitsForBroker: Bool
+    public let limits: FleetLimits
+
+    /// The largest packet the broker may send: a report as large as the JSON reader takes
+    /// (64 KiB), with room for its topic and MQTT's headers.
+    public static let maximumPacketSize = JSONValue.maximumSize + 4096
 
     private let relay = DelegateRelay()
     private let current = Mutex<Run?>(nil)
     private let label = Mutex<String?>(nil)
+    /// The handler, boxed: a closure kept directly in a `Mutex` is re-wrapped in a thunk by
+    /// every `withLock` (its inout write-back), so each call went one thunk deeper, and
+    /// 36,000 refusals took 20 s.
+    private final class NewsHandler: Sendable {
+        let call: @Sendable (FleetNews) -> Void
+        init(_ call: @escaping @Sendable (FleetNews) -> Void) { self.call = call }
+    }
+    private let fleetNews = Mutex<NewsHandler?>(nil)
 
     /// `settings` without subscriptions: the manager subscribes under `prefix`.
-    public init(settings: MQTTSettings, prefix: String, waitsForBroker: Bool = false) {
+    public init(settings: MQTTSettings, prefix: String, waitsForBroker: Bool = false, limits: FleetLimits = FleetLimits()) {
         var settings = settings
         // '#' may only end a filter: `fleet/#` is subscribed as it is, and other leaves ignored.
         settings.subscriptions = prefix.hasSuffix("#") ? [prefix] : ["tpv", "sky", "status"].map { prefix + "/" + $0 }
         settings.subscriptionQoS = 1
+        settings.maximumPacketSize = settings.maximumPacketSize ?? Self.maximumPacketSize
         self.settings = settings
         self.prefix = prefix
         self.waitsForBroker = waitsForBroker
+        self.limits = limits
     }
 
     public var delegate: (any LocationManagerDelegate)? {
         get { relay.delegate }
         set { relay.delegate = newValue }
+    }
+
+    /// Told, on the client's thread, what was refused or forgotten, and a tick a second while
+    /// connected (for counts a log holds back). Set before the start.
+    public var onFleetNews: (@Sendable (FleetNews) -> Void)? {
+        get { fleetNews.withLock { $0 }?.call }
+        set { fleetNews.withLock { $0 = newValue.map(NewsHandler.init) } }
     }
 
     public var sourceDescription: String { "MQTT broker at \(settings.broker), \(prefix)/" }
@@ -45,7 +74,7 @@ public final class MQTTManager: LocationManagerInterface {
     public func startUpdatingLocation() {
         current.withLock { run in
             guard run == nil else { return }
-            let fresh = Run()
+            let fresh = Run(limits: limits)
             let client = MQTTClient(settings: settings) { [weak self, fresh] event in
                 guard let self, !fresh.isStopped else { return }
                 self.handle(event, in: fresh)
@@ -63,6 +92,7 @@ public final class MQTTManager: LocationManagerInterface {
         }
         run?.stop()
         run?.client?.stop(within: 0.5)
+        if run != nil { onFleetNews?(.stopped) }
     }
 
     /// One start's client and what it has seen.
@@ -73,8 +103,11 @@ public final class MQTTManager: LocationManagerInterface {
         var connectedOnce = false
         var attempts = 0
         var afterGap = false
-        /// Publishers whose status said `offline`, until they say `online` again.
-        var offline: Set<String> = []
+        /// The vehicles heard of (with wildcards), bounded by the limits.
+        var roster: FleetRoster
+        /// Without wildcards: whether the one publisher said `offline`, until `online`.
+        var publisherOffline = false
+        init(limits: FleetLimits) { roster = FleetRoster(limits: limits) }
         private let stopped = Atomic<Bool>(false)
         func stop() { stopped.store(true, ordering: .releasing) }
         var isStopped: Bool { stopped.load(ordering: .acquiring) }
@@ -105,22 +138,48 @@ public final class MQTTManager: LocationManagerInterface {
             message(topic: topic, payload: payload, run)
         case .dropped:
             break
+        case .tick:
+            forgetQuiet(run)
+            onFleetNews?(.tick)
         }
     }
 
     private func message(topic: String, payload: [UInt8], _ run: Run) {
         guard let slash = topic.lastIndex(of: "/") else { return }
         let leaf = topic[topic.index(after: slash)...]
-        label.withLock { $0 = Self.label(of: String(topic[..<slash]), under: prefix) }
+        let isReport = leaf == "tpv" || leaf == "sky"
+        guard isReport || leaf == "status" else { return }
+        let vehicle = Self.label(of: String(topic[..<slash]), under: prefix)
+        if let vehicle {
+            // Judged before the payload is read: a refused message costs this much and no more.
+            switch run.roster.admit(vehicle, creating: isReport, now: Clocks.monotonicSeconds) {
+            case nil: return
+            case .refused(let why)?:
+                onFleetNews?(.refused(vehicle: vehicle, why))
+                return
+            case .known?, .new?:
+                break
+            }
+        }
+        label.withLock { $0 = vehicle }
         defer { label.withLock { $0 = nil } }
         if leaf == "status" {
-            let text = String(decoding: payload, as: UTF8.self)
-            let who = String(topic[..<slash])
-            if text == "offline", run.offline.insert(who).inserted { status(.disconnected(reason: "\(who) went offline")) }
-            if text == "online", run.offline.remove(who) != nil { status(.streaming) }
+            let text = String(decoding: payload.prefix(16), as: UTF8.self)
+            guard text == "offline" || text == "online" else { return }
+            let offline = text == "offline"
+            let news: Bool
+            if let vehicle {
+                news = run.roster.mark(vehicle, offline: offline, now: Clocks.monotonicSeconds)
+            } else {
+                news = run.publisherOffline != offline
+                run.publisherOffline = offline
+            }
+            guard news else { return }
+            let who = PeerText.display(vehicle ?? prefix)
+            status(offline ? .disconnected(reason: "\(who) went offline") : .streaming)
             return
         }
-        guard leaf == "tpv" || leaf == "sky", let report = GpsdJSONReports.report(payload) else { return }
+        guard let report = GpsdJSONReports.report(payload) else { return }
         if run.afterGap {
             run.afterGap = false
             status(.streaming)
@@ -132,6 +191,19 @@ public final class MQTTManager: LocationManagerInterface {
         }
     }
 
+    /// Vehicles offline or silent for `forgetAfter`: a silent one is said gone first (as an
+    /// offline one was), then each is forgotten, so its device can go.
+    private func forgetQuiet(_ run: Run) {
+        for (vehicle, wasOffline) in run.roster.forget(now: Clocks.monotonicSeconds) {
+            if !wasOffline, !run.isStopped {
+                label.withLock { $0 = vehicle }
+                status(.disconnected(reason: "\(PeerText.display(vehicle)) silent for \(Int(limits.forgetAfter)) s"))
+                label.withLock { $0 = nil }
+            }
+            onFleetNews?(.forgotten(vehicle: vehicle))
+        }
+    }
+
     private func status(_ status: SourceStatus) {
         relay.delegate?.locationManager(self, didChangeStatus: status)
     }
@@ -140,6 +212,7 @@ public final class MQTTManager: LocationManagerInterface {
         // Released first, so a start made on the news begins a new run.
         current.withLock { if $0 === run { $0 = nil } }
         run.stop()
+        onFleetNews?(.stopped)
         relay.delegate?.locationManager(self, didFailWithError: error)
     }
 

@@ -21,6 +21,11 @@ public struct MQTTSettings: Sendable, Equatable {
     /// The longest is short: a broker restarted is published to again within about 2 s.
     public var firstRetry = 0.25
     public var longestRetry = 2.0
+    /// When set, the client speaks MQTT 5 and tells the broker in its CONNECT (Maximum Packet
+    /// Size) never to send it a packet larger than this many bytes: the broker drops such a
+    /// message for this client, so it is never read or buffered here. Nil: MQTT 3.1.1, which
+    /// has no such limit (a publisher reads nothing, and keeps working with older brokers).
+    public var maximumPacketSize: Int?
 
     public struct TLS: Sendable, Equatable {
         /// The CA that signed the broker's certificate; nil trusts the system's CAs.

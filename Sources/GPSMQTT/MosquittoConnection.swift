@@ -53,7 +53,8 @@ final class MosquittoConnection {
     deinit { mosquitto_destroy(handle) }
 
     private static func configure(_ handle: OpaquePointer, _ s: MQTTSettings) throws(MQTTError) {
-        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+        let version = s.maximumPacketSize == nil ? MQTT_PROTOCOL_V311 : MQTT_PROTOCOL_V5
+        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version)
         if s.username != nil || s.password != nil {
             let rc = mosquitto_username_pw_set(handle, s.username, s.password)
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw .badSetting("user name or password not accepted: \(describe(rc))") }
@@ -107,11 +108,28 @@ final class MosquittoConnection {
         lastError = nil
         // News of the connection before (its end) is no news of this one.
         news.removeAll()
-        let rc = first
-            ? mosquitto_connect(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
-            : mosquitto_reconnect(handle)
+        let rc: Int32
+        if let limit = settings.maximumPacketSize {
+            rc = connectLimited(to: limit)
+        } else {
+            rc = first
+                ? mosquitto_connect(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
+                : mosquitto_reconnect(handle)
+        }
         guard rc != MOSQ_ERR_SUCCESS.rawValue else { return nil }
         return failure(rc)
+    }
+
+    /// MQTT 5's CONNECT with a Maximum Packet Size, on every attempt (not `mosquitto_reconnect`),
+    /// so that no connection is ever made without it: the broker then never sends a larger
+    /// packet, and a publisher's 100 MB message is dropped by the broker, not buffered here.
+    private func connectLimited(to limit: Int) -> Int32 {
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        let added = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue),
+                                                 UInt32(clamping: limit))
+        guard added == MOSQ_ERR_SUCCESS.rawValue else { return added }
+        return mosquitto_connect_bind_v5(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive), nil, properties)
     }
 
     /// What a failed call means, naming the broker.
@@ -128,9 +146,12 @@ final class MosquittoConnection {
 
     /// The broker's refusal (a CONNACK code), naming the broker.
     func refusal(_ code: Int32) -> MQTTError {
-        let reason = String(cString: mosquitto_connack_string(code))
-        // 4: bad user name or password; 5: not authorised.
-        return code == 4 || code == 5
+        // MQTT 5 has reason codes of its own: 134 bad user name or password, 135 not
+        // authorised; 3.1.1's are 4 and 5.
+        let v5 = settings.maximumPacketSize != nil && code >= 0x80
+        let reason = String(cString: v5 ? mosquitto_reason_string(code) : mosquitto_connack_string(code))
+        let login: Set<Int32> = v5 ? [Int32(MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue), Int32(MQTT_RC_NOT_AUTHORIZED.rawValue)] : [4, 5]
+        return login.contains(code)
             ? .loginRefused(broker: settings.broker, reason: reason)
             : .connectionRefused(broker: settings.broker, reason: reason)
     }
@@ -170,6 +191,9 @@ final class MosquittoConnection {
     }
 
     func disconnect() { _ = mosquitto_disconnect(handle) }
+
+    /// News not yet taken: a read that adds none took no whole packet.
+    var newsCount: Int { news.count }
 
     func takeNews() -> [MosquittoNews] {
         defer { news.removeAll(keepingCapacity: true) }

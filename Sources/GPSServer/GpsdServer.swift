@@ -245,12 +245,15 @@ public final class GpsdServer: Sendable {
 
     /// The device's path is now `path`: a source that opens a receiver it had to find (gpsd
     /// learns a hotplugged device's path the same way). Before its first data, so clients
-    /// hear of it under its real name.
+    /// hear of it under its real name. A fleet's vehicle forgotten gives its device to the
+    /// next new one this way: what ?POLL kept of the one before (its name in it) goes.
     public func renameDevice(_ device: Int, to path: String) {
         shared.withLock { s in
             guard s.devices[device].description.path != path else { return }
             s.devices[device].description.path = path
             s.devices[device].tag = GPSDJSON.Device(path)
+            s.devices[device].lastTPV = nil
+            s.devices[device].lastSKY = nil
         }
     }
 

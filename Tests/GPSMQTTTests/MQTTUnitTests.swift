@@ -39,6 +39,11 @@ struct MQTTUnitTests {
         #expect(kept == ["2", "3", "4"])
     }
 
+    @Test("A long outage's drops are told at 1, 100, 1000… (a few lines), not every 100th")
+    func droppedToldSparingly() {
+        #expect((1...100_000).filter(MQTTClient.isTold) == [1, 100, 1000, 10_000, 100_000])
+    }
+
     @Test("A TPV and a SKY written by GPSDJSON read back to the same values")
     func roundTrip() throws {
         var fix = Fix()

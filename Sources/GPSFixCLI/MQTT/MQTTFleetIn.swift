@@ -17,21 +17,38 @@ enum MQTTFleetIn {
         var settings = try MQTTOptions.settings(args, address)
         // A reader is not the publisher: its default id must not take a publisher's place.
         if args["--mqtt-client-id"] == nil { settings.clientID += "-in-\(getpid())" }
-        return MQTTManager(settings: settings, prefix: address.prefix, waitsForBroker: true)
+        return MQTTManager(settings: settings, prefix: address.prefix, waitsForBroker: true, limits: try MQTTOptions.fleetLimits(args))
     }
 
     /// Serves `manager`'s fleet through `server` (made with no device) on the calling thread
     /// until the server stops; each publisher's reports go to its own device, and one that
-    /// says `offline` is a device gone, as an unplugged receiver is. Returns the source's
-    /// failure, if that is what ended it.
+    /// says `offline` is a device gone, as an unplugged receiver is. A vehicle the reader
+    /// forgets gives its device to the next new one, so the server has at most the cap's
+    /// number of devices. Statuses and refusals are logged through `log`, a fleet's held to a
+    /// rate (`FleetLog`); `onEvent` sees every event with its vehicle's name as shown (for
+    /// the service manager's status). Returns the source's failure, if that ended it.
     static func serve(_ manager: MQTTManager, on server: GpsdServer, heartbeat: Heartbeat?,
+                      log: @escaping @Sendable (String) -> Void,
                       onEvent: @escaping @Sendable (String?, LocationEvent) -> Void) -> LocationError? {
         let service = LocationService(manager: manager)
         let devices = FleetDevices(server: server, fallback: manager.prefix)
+        let fleetLog = FleetLog(write: log)
+        manager.onFleetNews = { news in
+            if case .forgotten(let vehicle) = news { devices.forget(vehicle) }
+            fleetLog.take(news)
+        }
         let subscription = service.subscribe { event in
             // Read while the manager delivers: whose this event is.
             let vehicle = manager.labelOfEventInHand
-            onEvent(vehicle, event)
+            let shown = vehicle.map { PeerText.display($0) }
+            onEvent(shown, event)
+            if case .status(let status) = event {
+                let source = shown.map { "\(manager.sourceDescription) \($0)" } ?? manager.sourceDescription
+                if let text = StatusWords.line(status, source: source) {
+                    // A vehicle's comings and goings are its publisher's to cause: held to a rate.
+                    if vehicle != nil { fleetLog.vehicle(text) } else { log("gpsfix: " + text) }
+                }
+            }
             switch event {
             case .fix, .sky, .status(.disconnected), .status(.streaming):
                 // A broker's own loss (no vehicle in hand) is not any device's.
@@ -46,6 +63,8 @@ enum MQTTFleetIn {
         withExtendedLifetime(service) { server.run(heartbeat: heartbeat) }
         service.unsubscribe(subscription)
         service.stop()
+        manager.onFleetNews = nil
+        fleetLog.flush()
         return devices.failure
     }
 }

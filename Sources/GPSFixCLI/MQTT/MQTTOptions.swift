@@ -19,11 +19,28 @@ enum MQTTOptions {
         .flag("--mqtt-homeassistant", "Publish a Home Assistant discovery config: the receiver appears as a device_tracker."),
         .flag("--no-listen", "Do not serve gpsd's protocol on a port: publish to --mqtt only."),
         .value("--mqtt-in", "URL", "Re-serve a fleet from a broker over gpsd's protocol, one device per publisher: mqtt://[USER@]HOST[:PORT]/PREFIX, wildcards allowed (fleet/+)."),
+        maxVehiclesOption,
     ] + connection
 
     static let watch: [OptionSpec] = [
         .value("--mqtt", "URL", "Read what 'gpsfix serve --mqtt' publishes: mqtt://[USER@]HOST[:PORT]/PREFIX; wildcards read a fleet (fleet/+)."),
+        maxVehiclesOption,
     ] + connection
+
+    static let maxVehiclesOption = OptionSpec.value(
+        "--mqtt-max-vehicles", "N",
+        "Vehicles of a fleet known at once (default \(FleetLimits.defaultMaxVehicles)); reports from more are refused until one is forgotten (offline or silent 10 min).")
+
+    /// The fleet's limits, with `--mqtt-max-vehicles` when given.
+    static func fleetLimits(_ args: ParsedArguments) throws(UsageError) -> FleetLimits {
+        var limits = FleetLimits()
+        guard let text = args["--mqtt-max-vehicles"] else { return limits }
+        guard let n = Int(text), n >= 1, n <= FleetLimits.largestMaxVehicles else {
+            throw UsageError(message: "--mqtt-max-vehicles takes a number of vehicles from 1 to \(FleetLimits.largestMaxVehicles), not '\(text)'")
+        }
+        limits.maxVehicles = n
+        return limits
+    }
 
     static func address(_ args: ParsedArguments, _ option: String = "--mqtt") throws(UsageError) -> MQTTAddress? {
         guard let text = args[option] else { return nil }

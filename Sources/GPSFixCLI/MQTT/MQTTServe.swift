@@ -8,6 +8,9 @@ import Synchronization
 enum MQTTServe {
     static func publisher(_ args: ParsedArguments, source: String, terminal: Terminal,
                           onFailure: @escaping @Sendable (MQTTError) -> Void) throws -> MQTTPublisher? {
+        if args["--mqtt-max-vehicles"] != nil {
+            throw UsageError(message: "--mqtt-max-vehicles bounds a fleet that is read (--mqtt-in), not what --mqtt publishes")
+        }
         guard let address = try MQTTOptions.address(args) else {
             let stray = (MQTTOptions.serve.map(\.name).filter { $0 != "--mqtt" }).filter { args[$0] != nil || args.has($0) }
             if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) need --mqtt URL") }
@@ -26,11 +29,15 @@ enum MQTTServe {
         let options = MQTTPublisher.Options(topics: topics, qos: qos, source: source, homeAssistant: homeAssistant)
         let where_ = "\(address.usesTLS ? "mqtts" : "mqtt") broker at \(address.broker) under \(address.prefix)/"
         let outage = Atomic<Bool>(false)
+        let connectedBefore = Atomic<Bool>(false)
         return MQTTPublisher(settings: settings, options: options) { event in
             switch event {
-            case .connected:
-                outage.store(false, ordering: .relaxed)
-                terminal.note("gpsfix: publishing to the \(where_) (QoS \(qos))")
+            case .connected(let dropped):
+                let away = outage.exchange(false, ordering: .relaxed)
+                let again = connectedBefore.exchange(true, ordering: .relaxed)
+                // The outage's whole loss, once: the counts told during it were running totals.
+                let loss = away || dropped > 0 ? "; \(dropped) report\(dropped == 1 ? "" : "s") dropped from the full queue while the broker was away" : ""
+                terminal.note("gpsfix: publishing to the \(where_)\(again ? " again" : "") (QoS \(qos))\(loss)")
             case .disconnected(let error, let retry):
                 // Once per outage: the attempts that follow are many and say nothing new.
                 if !outage.exchange(true, ordering: .relaxed) {
@@ -40,7 +47,7 @@ enum MQTTServe {
                 terminal.note("gpsfix: MQTT queue full (\(MQTTClient.defaultQueueCapacity) reports): dropping the oldest; \(total) dropped so far")
             case .failed(let error):
                 onFailure(error)
-            case .message:
+            case .message, .tick:
                 break
             }
         }

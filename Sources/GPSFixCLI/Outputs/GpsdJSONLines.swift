@@ -5,12 +5,17 @@ import GPSOutput
 /// epoch's GST when the receiver sent one, and a SKY per cycle that listed satellites.
 struct GpsdJSONLines: LineFormat {
     private let tag: GPSDJSON.Device
+    private let device: (@Sendable () -> String?)?
 
-    init(source: String) {
+    /// `device`, when given, names each report's device where that is not `source` (a
+    /// fleet's vehicle).
+    init(source: String, device: (@Sendable () -> String?)? = nil) {
         tag = GPSDJSON.Device(source)
+        self.device = device
     }
 
     func write(_ event: LocationEvent, into w: inout ByteWriter, startLine: (inout ByteWriter) -> Void) -> Int {
+        let tag = device?().map { GPSDJSON.Device($0) } ?? self.tag
         switch event {
         case .fix(let fix):
             startLine(&w)

@@ -45,7 +45,7 @@ struct OutputFormat: Sendable {
             flag: "--json", title: "JSON",
             help: "Print gpsd's JSON reports (TPV, SKY and GST), one a line, as 'gpspipe -w' does.",
             stampsLines: true, showsOneFix: true, fixHelp: "Print the fix as a gpsd TPV report.", showsSeveralSources: true,
-            make: { LineOutput(GpsdJSONLines(source: $0.context.source), setup: $0) }),
+            make: { LineOutput(GpsdJSONLines(source: $0.context.source, device: $0.device), setup: $0) }),
         OutputFormat(
             flag: "--nmea", title: "NMEA",
             help: "Pass the sentences through unchanged (those with a good checksum), as 'gpspipe -r' does.",
@@ -76,4 +76,7 @@ struct OutputSetup {
     /// vehicles): put before the line with a colon, after `-t`'s stamp, where the format
     /// labels lines. Asked once a report.
     var label: (@Sendable () -> String?)?
+    /// Whose report it is where that is not the source (an MQTT fleet's vehicle): JSON's
+    /// `device`, as gpsd's clients read it. Asked once a report; nil: the source.
+    var device: (@Sendable () -> String?)?
 }

@@ -178,12 +178,9 @@ struct ServeCommand {
         for address in server.exposed {
             terminal.note("gpsfix: WARNING: \(address) is not loopback: anyone who can reach this machine on port \(address.port) can read its position.")
         }
-        let failure = MQTTFleetIn.serve(fleet, on: server, heartbeat: link?.heartbeat) { vehicle, event in
+        let failure = MQTTFleetIn.serve(fleet, on: server, heartbeat: link?.heartbeat, log: log) { vehicle, event in
             let source = vehicle.map { "\(fleet.sourceDescription) \($0)" } ?? fleet.sourceDescription
             link?.event(event, source: source, reception: nil)
-            if case .status(let status) = event, let text = StatusWords.line(status, source: source) {
-                note.value.note("gpsfix: " + text)
-            }
         }
         link?.stopping()
         interrupts.cancel()

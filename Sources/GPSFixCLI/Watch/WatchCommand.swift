@@ -16,7 +16,8 @@ struct WatchCommand {
         var format = try OutputFormat.forWatch(args, stdoutIsTerminal: isatty(terminal.out.fd) == 1 && redraws)
         let limit = try SourceOptions.count(args, "-n")
         let speed = try SourceOptions.speed(args, default: .factor(1))
-        let managers: [any LocationManagerInterface] = try MQTTWatch.manager(args).map { [$0] }
+        let fleet = try MQTTWatch.fleet(args, log: { [terminal] in terminal.note($0) })
+        let managers: [any LocationManagerInterface] = try fleet.map { [$0.manager] }
             ?? SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: format.needsSentences, waits: .receivers)
         let several = managers.count > 1
         if several && !format.showsSeveralSources {
@@ -44,6 +45,7 @@ struct WatchCommand {
                 let fixed: @Sendable () -> String? = { name }
                 setup.label = several ? fixed : MQTTWatch.label(manager)
             }
+            setup.device = MQTTWatch.vehicle(manager)
             return try format.make(setup)
         }
         let run = SourceRun(managers.map { LocationService(manager: $0) })
@@ -55,6 +57,8 @@ struct WatchCommand {
         let (ends, _) = run.runEach(outputs.indices.map { index in
             let output = UncheckedBox(outputs[index])
             return { event in
+                // A fleet's vehicles come and go as their publishers decide: said at a rate.
+                if let fleet, fleet.saysVehicleStatus(event) { return }
                 // With several sources, one that fails is said at once; the others go on.
                 if several, case .error(let error) = event { terminal.note("gpsfix: " + Advice.message(for: error)) }
                 let stop = gate.withLock { g -> Bool in
