@@ -105,7 +105,7 @@ enum MQTTOptions {
         case .tlsFailed(_, let reason) where reason.contains("certificate required"):
             "The broker asks for a client certificate: give it with --mqtt-cert FILE and --mqtt-key FILE."
         case .tlsFailed: "Check --mqtt-cafile (the CA that signed the broker's certificate), that the URL's host is the name in that certificate, and that the port speaks TLS."
-        case .connectionRefused: "Check the client id (--mqtt-client-id) and that the broker speaks MQTT 3.1.1."
+        case .connectionRefused: "Check the client id (--mqtt-client-id) and the broker's version: reading a fleet (--mqtt-in, watch --mqtt) needs MQTT 5 (Mosquitto 1.6 or later), publishing MQTT 3.1.1."
         default: nil
         }
         return advice.map { error.description + " " + $0 } ?? error.description
