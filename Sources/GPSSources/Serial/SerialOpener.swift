@@ -14,14 +14,25 @@ final class SerialOpener: StreamOpener {
 
     init(manager: SerialNMEAManager) { self.manager = manager }
 
+    /// Whether the last open failed for a reason no wait can mend (a directory, a regular
+    /// file): then it is the run's failure at once, even when waiting was asked for.
+    private var lastFailureLasts = false
+
     func open() throws(LocationError) -> any ByteStream {
         let path = try manager.portToOpen()
-        let stream = try openConfigured(path)
+        let stream: SerialStream
+        do {
+            stream = try openConfigured(path)
+        } catch {
+            if case .notADevice = error { lastFailureLasts = true }
+            throw error
+        }
         stableLinks = DeviceKind.stableLinks(to: path, in: manager.stableLinkDirectory)
         return stream
     }
 
-    var waitsToOpen: Reconnection? { manager.options.waitsForDevice ? Self.reconnection : nil }
+    /// Asked by the reader right after `open` failed.
+    var waitsToOpen: Reconnection? { manager.options.waitsForDevice && !lastFailureLasts ? Self.reconnection : nil }
 
     func afterEnd(of stream: any ByteStream, reason: String?, passes: Int, statistics: Statistics) -> StreamEndAction {
         manager.options.reconnect ? .reconnect(Self.reconnection) : .fail(.deviceGone(path: manager.path))

@@ -28,7 +28,12 @@ final class SerialPort {
 
     /// Opens `path`, takes it exclusively and makes it raw 8N1 with reads that block for at
     /// least one byte (VMIN 1, VTIME 0). The speed is left as the port had it.
+    ///
+    /// Refused before it is opened: a path that can never be a receiver (`.notADevice`), and a
+    /// tty another process has open (`.deviceBusy` naming it), exclusive mode or not: gpsd 3.22
+    /// sets none, and two readers each get part of the sentences.
     static func open(_ path: String) throws(LocationError) -> SerialPort {
+        let looked = try checkUnshared(path)
         let descriptor: Int32
         do {
             // O_NONBLOCK: neither open (waiting for carrier) nor read may block; the reader
@@ -40,9 +45,27 @@ final class SerialPort {
         // From here the object owns the descriptor: a failure below releases it, and deinit
         // closes it.
         let port = SerialPort(path: path, descriptor: descriptor)
-        try port.takeExclusively()
+        try port.takeExclusively(looked)
         try port.makeRaw()
         return port
+    }
+
+    /// What a look through `/proc` before the open found, and for which device.
+    private struct Looked {
+        let device: dev_t
+        let scan: TTYHolders.Scan
+    }
+
+    /// Refuses what can never be a receiver and a device another process has open; nil when
+    /// `path` cannot be looked at (the open that follows says why: missing, permission denied).
+    private static func checkUnshared(_ path: String) throws(LocationError) -> Looked? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        if let what = DeviceKind.neverAReceiver(mode: info.st_mode) { throw .notADevice(path: path, what: what) }
+        if ExclusiveHolds.holds(device: info.st_rdev) { throw .deviceBusy(path: path, holder: TTYHolders.thisProcess) }
+        let scan = TTYHolders.scan(device: info.st_rdev)
+        if let reader = scan.readers.first { throw .deviceBusy(path: path, holder: reader) }
+        return Looked(device: info.st_rdev, scan: scan)
     }
 
     /// Refuses a port someone else holds, then holds it: TIOCEXCL makes the kernel refuse
@@ -52,21 +75,51 @@ final class SerialPort {
     /// set (gpsd sets it) is read first with TIOCGEXCL: a port already exclusive is busy, unless
     /// the mode was left behind on a pty by a process killed while holding it (a plain user
     /// cannot get this far then: the kernel refuses the open with EBUSY).
-    private func takeExclusively() throws(LocationError) {
-        var held: Int32 = 0
-        do {
-            _ = try retryingInterrupts { ioctl(descriptor, Self.getExclusive, &held) }
-        } catch {
-            // Kernels before 3.8 lack TIOCGEXCL (EINVAL): then only TIOCEXCL below decides.
-            if error == .notATerminal { throw DeviceAccess.error(opening: path, error) }
+    private func takeExclusively(_ looked: Looked?) throws(LocationError) {
+        if isExclusive == true {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { throw .deviceBusy(path: path) }
+            // The look before the open was at the same node unless it was replaced meanwhile
+            // (a replug): then look again.
+            let scan = looked?.device == info.st_rdev ? looked!.scan : TTYHolders.scan(device: info.st_rdev)
+            guard TTYHolders.modeIsLeftBehind(on: info.st_rdev, after: scan) else {
+                throw .deviceBusy(path: path, holder: scan.readers.first)
+            }
         }
-        if held != 0 && !TTYHolders.modeIsLeftBehind(on: descriptor) { throw .deviceBusy(path: path) }
         do {
             try ExclusiveHolds.take(descriptor)
         } catch {
             throw DeviceAccess.error(opening: path, error)
         }
         exclusive = true
+        exclusiveCheckedAt = Clocks.monotonicSeconds
+    }
+
+    /// Whether the tty is in exclusive mode now (TIOCGEXCL); nil when that cannot be read
+    /// (kernels before 3.8 lack TIOCGEXCL: then only TIOCEXCL decides).
+    private var isExclusive: Bool? {
+        var held: Int32 = 0
+        guard (try? retryingInterrupts { ioctl(descriptor, Self.getExclusive, &held) }) != nil else { return nil }
+        return held != 0
+    }
+
+    /// When the exclusive mode was last looked at (monotonic seconds).
+    private var exclusiveCheckedAt = 0.0
+
+    /// How often a port being read is checked for its exclusive mode, in seconds.
+    static let exclusiveCheckInterval = 1.0
+
+    /// Sets the exclusive mode again if it was lost, looking at most once every
+    /// `exclusiveCheckInterval`; true when it had been lost. The mode belongs to the tty, not
+    /// to a descriptor: a root process that opens the port anyway and clears the mode as it
+    /// closes (gpsd does) clears ours, and the next open would be let in.
+    @discardableResult
+    func keepExclusive(now: Double = Clocks.monotonicSeconds) -> Bool {
+        guard exclusive, now - exclusiveCheckedAt >= Self.exclusiveCheckInterval else { return false }
+        exclusiveCheckedAt = now
+        guard isExclusive == false else { return false }
+        _ = try? retryingInterrupts { ioctl(descriptor, UInt(TIOCEXCL)) }
+        return true
     }
 
     /// Raw 8N1, no flow control, modem lines ignored, reads complete at one byte.
