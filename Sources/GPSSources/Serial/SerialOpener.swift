@@ -14,8 +14,10 @@ final class SerialOpener: StreamOpener {
 
     init(manager: SerialNMEAManager) { self.manager = manager }
 
-    /// Whether the last open failed for a reason no wait can mend (a directory, a regular
-    /// file): then it is the run's failure at once, even when waiting was asked for.
+    /// Whether the last open failed for a reason waiting would hide (a directory, a regular
+    /// file: never a receiver; a port another process reads: its reader must be stopped by a
+    /// person, and a run that quietly waits for it looks like one that works): then it is the
+    /// run's failure at once, even when waiting was asked for.
     private var lastFailureLasts = false
 
     func open() throws(LocationError) -> any ByteStream {
@@ -24,7 +26,10 @@ final class SerialOpener: StreamOpener {
         do {
             stream = try openConfigured(path)
         } catch {
-            if case .notADevice = error { lastFailureLasts = true }
+            switch error {
+            case .notADevice, .deviceBusy: lastFailureLasts = true
+            default: break
+            }
             throw error
         }
         stableLinks = DeviceKind.stableLinks(to: path, in: manager.stableLinkDirectory)
