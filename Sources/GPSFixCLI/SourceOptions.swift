@@ -43,7 +43,7 @@ enum SourceOptions {
     /// Refuses an option that no source named would use (`--speed` without a replay, `--baud`
     /// with no serial port): accepted silently, it looks as if it worked.
     static func refuseIdleOptions(_ args: ParsedArguments) throws(UsageError) {
-        let named = Set(args.ordered(sourceNames).map(\.0))
+        let named = Set(sourceNames.filter { args[$0] != nil })
         // No source named at all is a receiver found by discovery.
         let reads = named.isEmpty ? ["--device"] : named
         if !reads.contains("--replay") {

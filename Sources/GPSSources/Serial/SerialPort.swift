@@ -29,11 +29,16 @@ final class SerialPort {
     /// Opens `path`, takes it exclusively and makes it raw 8N1 with reads that block for at
     /// least one byte (VMIN 1, VTIME 0). The speed is left as the port had it.
     ///
-    /// Refused before it is opened: a path that can never be a receiver (`.notADevice`), and a
+    /// Refused: a path that can never be a receiver (`.notADevice`, before it is opened), and a
     /// tty another process has open (`.deviceBusy` naming it), exclusive mode or not: gpsd 3.22
-    /// sets none, and two readers each get part of the sentences.
+    /// sets none, and two readers each get part of the sentences. That look is made once the
+    /// device is open (without reading, configuring or taking it) and known to be a tty: every
+    /// daemon holds `/dev/null`, and only a tty can be a receiver's port.
     static func open(_ path: String) throws(LocationError) -> SerialPort {
-        let looked = try checkUnshared(path)
+        var info = stat()
+        if stat(path, &info) == 0, let what = DeviceKind.neverAReceiver(mode: info.st_mode) {
+            throw .notADevice(path: path, what: what)
+        }
         let descriptor: Int32
         do {
             // O_NONBLOCK: neither open (waiting for carrier) nor read may block; the reader
@@ -45,23 +50,25 @@ final class SerialPort {
         // From here the object owns the descriptor: a failure below releases it, and deinit
         // closes it.
         let port = SerialPort(path: path, descriptor: descriptor)
+        let looked = try port.refuseOtherReaders()
         try port.takeExclusively(looked)
         try port.makeRaw()
         return port
     }
 
-    /// What a look through `/proc` before the open found, and for which device.
+    /// What a look through `/proc` found, and for which device.
     private struct Looked {
         let device: dev_t
         let scan: TTYHolders.Scan
     }
 
-    /// Refuses what can never be a receiver and a device another process has open; nil when
-    /// `path` cannot be looked at (the open that follows says why: missing, permission denied).
-    private static func checkUnshared(_ path: String) throws(LocationError) -> Looked? {
+    /// Refuses what is not a tty, and a tty that another process (or another port of this
+    /// one) has open.
+    private func refuseOtherReaders() throws(LocationError) -> Looked {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        if let what = DeviceKind.neverAReceiver(mode: info.st_mode) { throw .notADevice(path: path, what: what) }
+        guard isatty(descriptor) == 1, fstat(descriptor, &info) == 0 else {
+            throw DeviceAccess.error(opening: path, Errno(rawValue: ENOTTY))
+        }
         if ExclusiveHolds.holds(device: info.st_rdev) { throw .deviceBusy(path: path, holder: TTYHolders.thisProcess) }
         let scan = TTYHolders.scan(device: info.st_rdev)
         if let reader = scan.readers.first { throw .deviceBusy(path: path, holder: reader) }
@@ -75,16 +82,11 @@ final class SerialPort {
     /// set (gpsd sets it) is read first with TIOCGEXCL: a port already exclusive is busy, unless
     /// the mode was left behind on a pty by a process killed while holding it (a plain user
     /// cannot get this far then: the kernel refuses the open with EBUSY).
-    private func takeExclusively(_ looked: Looked?) throws(LocationError) {
-        if isExclusive == true {
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else { throw .deviceBusy(path: path) }
-            // The look before the open was at the same node unless it was replaced meanwhile
-            // (a replug): then look again.
-            let scan = looked?.device == info.st_rdev ? looked!.scan : TTYHolders.scan(device: info.st_rdev)
-            guard TTYHolders.modeIsLeftBehind(on: info.st_rdev, after: scan) else {
-                throw .deviceBusy(path: path, holder: scan.readers.first)
-            }
+    private func takeExclusively(_ looked: Looked) throws(LocationError) {
+        // No reader was seen (or the port was refused already): a holder that could not be
+        // looked at, or a real tty's, whose mode dies with its last close.
+        if isExclusive == true, !TTYHolders.modeIsLeftBehind(on: looked.device, after: looked.scan) {
+            throw .deviceBusy(path: path)
         }
         do {
             try ExclusiveHolds.take(descriptor)
