@@ -155,4 +155,26 @@ struct SerialPortHoldersTests {
         // Then the reader sets it again within its check interval
         #expect(await waitUntil(.seconds(3)) { pty.isExclusive })
     }
+
+    @Test("An unplug's reason does not repeat the port's name, which every line already leads with")
+    func hangUpReasonNamesNoPort() async throws {
+        let dir = try TemporaryDirectory()
+        let socat = SocatPair(deviceLink: dir.path + "/gps0", feedLink: dir.path + "/feed")
+        try socat.start()
+        let manager = SerialNMEAManager(path: socat.deviceLink, options: .init(baud: 9600))
+        let delegate = await start(manager)
+        defer { manager.stopUpdatingLocation() }
+        try #require(delegate.statuses == [.started])
+        let device = try #require(DeviceKind.resolved(socat.deviceLink))
+
+        socat.stop()
+
+        var reason: String?
+        #expect(await waitUntil(.seconds(5)) {
+            reason = delegate.statuses.lazy.compactMap { if case .disconnected(let r) = $0 { r } else { nil } }.first
+            return reason != nil
+        })
+        #expect(reason?.contains(socat.deviceLink) == false, "\(reason ?? "")")
+        #expect(reason?.contains(device) == false, "\(reason ?? "")")
+    }
 }
