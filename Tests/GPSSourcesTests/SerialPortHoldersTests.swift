@@ -59,6 +59,22 @@ struct SerialPortHoldersTests {
         #expect(!pty.isExclusive)
     }
 
+    @Test("A reader's name is its own to set: shown with its control characters escaped",
+          .enabled(if: access("/usr/bin/python3", X_OK) == 0, "needs python3"))
+    func hostileNameIsEscaped() async throws {
+        let pty = try PseudoTerminal()
+        let script = "import os, time; open('/proc/self/comm', 'w').write('gps\\x1b[2Jd'); os.open('\(pty.path)', os.O_RDONLY | os.O_NOCTTY); time.sleep(60)"
+        let reader = try await holding(pty.path, ["/usr/bin/python3", "-c", script])
+        defer { end(reader) }
+
+        let refused = await start(SerialNMEAManager(path: pty.path, options: .init(baud: 9600)))
+
+        #expect(refused.errors == [.deviceBusy(path: pty.path, holder: PortHolder(pid: reader, name: "gps\u{1B}[2Jd"))])
+        let text = try #require(refused.errors.first?.description)
+        #expect(!text.unicodeScalars.contains("\u{1B}"), "\(text)")
+        #expect(text.contains("gps\\u{1B}[2Jd (PID \(reader))"), "\(text)")
+    }
+
     @Test("After a SIGKILL left the mode set, a feeder holding the slave is named; once it is gone the port is taken")
     func feederAfterKillIsNamed() async throws {
         // Given a pty whose mode a killed reader left set (this process set it through its own
