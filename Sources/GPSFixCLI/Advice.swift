@@ -1,3 +1,4 @@
+import Glibc
 import GPSLocation
 
 /// What to try, for the person at the terminal, when a source gave no fix or fell silent. The
@@ -12,6 +13,12 @@ enum Advice {
         case .fileExists: "Choose another name, or overwrite it with --force."
         case .deviceNotFound(let searched) where searched.count == 1: "'gpsfix devices' lists the ports there are."
         case .deviceNotFound: "Plug one in, or name it with --device PATH."
+        case .deviceBusy(_, let holder?) where holder.name == "gpsd":
+            "Stop it (sudo systemctl stop gpsd gpsd.socket), or read through it with --gpsd."
+        case .deviceBusy(_, let holder?) where holder.pid == getpid():
+            "Name each port once."
+        case .deviceBusy(_, let holder?):
+            "Stop it (kill \(holder.pid)) first: two readers would each get part of the sentences."
         case .deviceBusy: "Stop it, or read through it with --gpsd."
         default: nil
         }

@@ -61,7 +61,7 @@ enum Commands {
             Example("gpsfix watch --gpsd --gpx -n 600 > track.gpx", "600 track points from a running gpsd, as a GPX file closed properly even on Ctrl-C."),
         ],
         exits: [
-            ExitStatus(0, meaning: "The source ended (a replay), -n reports were written, or Ctrl-C or SIGTERM stopped the watch; the output is closed properly first."),
+            ExitStatus(0, meaning: "The source ended (a replay), -n reports were written, or Ctrl-C, SIGTERM or SIGHUP stopped the watch; the output is closed properly first."),
             ExitStatus(1, meaning: "The source failed (a port that cannot be opened, gpsd not running, a capture that cannot be read), or output could not be written. A reader that went away ('| head') is not a failure."),
             .usage,
         ]
@@ -99,7 +99,7 @@ enum Commands {
             .flag("--force", "Overwrite FILE if it exists."),
         ],
         positionals: 1,
-        details: "Writes a header (device, by-id name, baud, start time, gpsfix version), then every byte\nexactly as read, to disk as it arrives: Ctrl-C, SIGTERM or an unplug lose nothing.\nReplay it with 'gpsfix watch --replay FILE'.\n\nWith --gpx, writes a GPX track instead: one <trkseg> per unbroken run of fixes, each\n<trkpt> with elevation above mean sea level, time, fix type, satellites and DOPs. Each\npoint reaches the disk as it comes; Ctrl-C, SIGTERM or the end of a replay close the\ndocument, so the file is complete GPX. --replay, --gpsd, --speed and --loop need --gpx.",
+        details: "Writes a header (device, by-id name, baud, start time, gpsfix version), then every byte\nexactly as read, to disk as it arrives: Ctrl-C, SIGTERM, SIGHUP or an unplug lose\nnothing. Replay it with 'gpsfix watch --replay FILE'.\n\nWith --gpx, writes a GPX track instead: one <trkseg> per unbroken run of fixes, each\n<trkpt> with elevation above mean sea level, time, fix type, satellites and DOPs. Each\npoint reaches the disk as it comes; Ctrl-C, SIGTERM, SIGHUP or the end of a replay close\nthe document, so the file is complete GPX. --replay, --gpsd, --speed and --loop need --gpx.",
         run: { args, terminal in try RecordCommand(args: args, terminal: terminal).run() },
         examples: [
             Example("gpsfix record drive.nmea", "Everything the first receiver found sends, into a capture, until Ctrl-C."),
@@ -107,7 +107,7 @@ enum Commands {
             Example("gpsfix record --gpx track.gpx --gpsd", "The fixes of a running gpsd, as a GPX track."),
         ],
         exits: [
-            ExitStatus(0, meaning: "Ctrl-C, SIGTERM or the end of the source stopped the recording; everything read is on disk."),
+            ExitStatus(0, meaning: "Ctrl-C, SIGTERM, SIGHUP or the end of the source stopped the recording; everything read is on disk."),
             ExitStatus(1, meaning: "FILE exists (and --force was not given), the source failed, or the file could not be written (a full disk). A file that failed before anything was recorded is removed."),
             .usage,
         ]
@@ -119,6 +119,7 @@ enum Commands {
         usage: "gpsfix serve [--listen [ADDR:]PORT | --no-listen] [--client-timeout S] [--nmea-listen [ADDR:]PORT] [--nmea-udp HOST:PORT] [--chrony-sock PATH] [--ntp-shm UNIT] [--time-offset SECONDS] [--mqtt URL [--mqtt-qos 0|1]] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE [--speed X|max] [--loop]]…",
         options: severalSourceOptions + [
             .value("--listen", "[ADDR:]PORT", "Where to listen (default 127.0.0.1:2947): a port alone is on loopback, an address alone keeps port 2947. Another address than loopback opens the feed to the network."),
+            .flag("--no-listen", "Do not serve gpsd's protocol on a port: serve only what --mqtt, --nmea-listen, --nmea-udp, --chrony-sock or --ntp-shm name."),
             .value("--client-timeout", "S", "Disconnect a watcher that reads nothing it is sent for S seconds (default 15). As in gpsd, a client that asks nothing goes after 60 s, and a poller 15 minutes after its last request."),
             .value("--nmea-listen", "[ADDR:]PORT", "Also serve every sentence, as received with CR LF, to each TCP client on PORT (10110 by convention; loopback unless ADDR says otherwise)."),
             .value("--nmea-udp", "HOST:PORT", "Also send every sentence as one UDP datagram to HOST:PORT (a broadcast address reaches a whole network)."),
@@ -134,7 +135,7 @@ enum Commands {
             Example("gpsfix serve --device /dev/ttyUSB0 --chrony-sock /run/chrony/gpsfix.sock --time-offset 0.1", "Also the receiver's time to chronyd ('refclock SOCK /run/chrony/gpsfix.sock refid GPS' in chrony.conf), 100 ms of output delay taken out."),
         ],
         exits: [
-            ExitStatus(0, meaning: "Ctrl-C or SIGTERM stopped the server."),
+            ExitStatus(0, meaning: "Ctrl-C, SIGTERM or SIGHUP stopped the server."),
             ExitStatus(1, meaning: "It could not listen (the port in use, a port below 1024 without root, an address not of this machine, a host name that does not resolve, a socket systemd passed that is not a listening TCP one), --ntp-shm's segment is another user's, or the source failed."),
             .usage,
         ]

@@ -10,6 +10,11 @@ struct FixCommand {
     let terminal: Terminal
 
     func run() throws -> Int32 {
+        // fix ends at the first fix: a loop could only replay a capture that has none until
+        // the timeout, which then hides that it has none.
+        if args.has("--loop") {
+            throw UsageError(message: "--loop has nothing to do for fix, which ends at the first fix: a capture without one would only be replayed until --timeout. Use 'gpsfix watch --replay FILE --loop' to replay it again and again")
+        }
         let format = try OutputFormat.forOneFix(args)
         let timeout = try SourceOptions.seconds(args, "--timeout", default: 30)
         let manager = try SourceOptions.manager(args, defaultSpeed: .maximum)

@@ -41,7 +41,8 @@ public enum GPSFixCLI {
     private static func dispatch(_ arguments: [String], terminal: Terminal) -> Int32 {
         var arguments = arguments
         let first = arguments.first
-        if first == "--version" || first == "version" {
+        // -V as gpsd's tools (gpspipe, cgps, gpsd itself) take it.
+        if first == "--version" || first == "-V" || first == "version" {
             terminal.print("gpsfix \(version)\n")
             return 0
         }

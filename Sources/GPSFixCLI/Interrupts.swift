@@ -3,8 +3,10 @@ import Glibc
 import GPSLocation
 import Synchronization
 
-/// Turns SIGINT and SIGTERM into a call, so a live command can stop its source, flush and
-/// close its files, and exit 0 instead of dying mid-write.
+/// Turns SIGINT, SIGTERM and SIGHUP into a call, so a live command can stop its source, flush
+/// and close its files, and exit 0 instead of dying mid-write. SIGHUP is a stop like the
+/// others: it is what a closed terminal or a dropped ssh session sends, and dying of it left a
+/// GPX document unclosed and a pty's exclusive mode set.
 ///
 /// Everything it needs is made before `init` returns: a pipe, the handlers and a thread that
 /// waits on the pipe. (Dispatch's signal sources open their descriptor later, on its own
@@ -37,7 +39,7 @@ final class Interrupts: Sendable {
             }
             close(readEnd)
         }
-        for number in [SIGINT, SIGTERM] {
+        for number in Self.signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
                 // Only async-signal-safe work here: one write of the signal's number.
@@ -50,10 +52,12 @@ final class Interrupts: Sendable {
         }
     }
 
+    /// The signals that stop a command.
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+
     /// Back to the default: a second Ctrl-C after this ends the process as usual.
     func cancel() {
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for number in Self.signals { signal(number, SIG_DFL) }
         guard writeEnd >= 0 else { return }
         var stop: UInt8 = 0
         _ = write(writeEnd, &stop, 1)
@@ -64,9 +68,10 @@ final class Interrupts: Sendable {
 /// Where the signal handlers write; a C handler can capture nothing, so it is global.
 private let interruptPipe = Atomic<Int32>(-1)
 
-/// A command that SIGINT or SIGTERM stopped before it could do its job (`fix` before a fix
-/// came). Exits as a shell reports a process a signal ended, 128 + the signal's number (130
-/// for Ctrl-C, 143 for SIGTERM), so that a script can tell an interruption from a failure.
+/// A command that SIGINT, SIGTERM or SIGHUP stopped before it could do its job (`fix` before a
+/// fix came). Exits as a shell reports a process a signal ended, 128 + the signal's number (130
+/// for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP), so that a script can tell an interruption from
+/// a failure.
 struct Interrupted: Error {
     let signal: Int32
     /// What had not happened yet, for the message: "a fix arrived".
@@ -78,6 +83,7 @@ struct Interrupted: Error {
         let name = switch signal {
         case SIGINT: "Ctrl-C"
         case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
         default: "signal \(signal)"
         }
         return "Interrupted (\(name)) before \(before)."

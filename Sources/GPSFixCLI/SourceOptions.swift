@@ -12,14 +12,15 @@ enum SourceOptions {
     /// when none is named. `--baud`, `--speed`, `--loop` and `--simulated` apply to each.
     static func managers(_ args: ParsedArguments, defaultSpeed: ReplayManager.Speed, forwardsSentences: Bool = false,
                          waits: Waiting = .never) throws -> [any LocationManagerInterface] {
+        try refuseIdleOptions(args)
         let named = args.ordered(sourceNames)
         guard named.count > 1 else {
-            return [try manager(args, defaultSpeed: defaultSpeed, forwardsSentences: forwardsSentences, waits: waits)]
+            return [try manager(args, defaultSpeed: defaultSpeed, forwardsSentences: forwardsSentences, waits: waits, checked: true)]
         }
         var descriptions = Set<String>()
         return try named.map { option, value in
             let one = args.keeping(option, value, of: sourceNames)
-            let manager = try manager(one, defaultSpeed: defaultSpeed, forwardsSentences: forwardsSentences, waits: waits)
+            let manager = try manager(one, defaultSpeed: defaultSpeed, forwardsSentences: forwardsSentences, waits: waits, checked: true)
             // Each is a device of its own to clients (`?WATCH={"device":…}`): two of one name
             // could not be told apart.
             guard descriptions.insert(manager.sourceDescription).inserted else {
@@ -39,8 +40,25 @@ enum SourceOptions {
         case everything
     }
 
+    /// Refuses an option that no source named would use (`--speed` without a replay, `--baud`
+    /// with no serial port): accepted silently, it looks as if it worked.
+    static func refuseIdleOptions(_ args: ParsedArguments) throws(UsageError) {
+        let named = Set(sourceNames.filter { args[$0] != nil })
+        // No source named at all is a receiver found by discovery.
+        let reads = named.isEmpty ? ["--device"] : named
+        if !reads.contains("--replay") {
+            for option in ["--speed", "--loop"] where args[option] != nil || args.has(option) {
+                throw UsageError(message: "\(option) paces or repeats a capture: it needs --replay FILE (\(reads.sorted().joined(separator: " and ")) \(reads.count == 1 ? "is" : "are") read as the data arrives)")
+            }
+        }
+        if !reads.contains("--device"), let baud = args["--baud"] {
+            throw UsageError(message: "--baud \(baud) sets a serial port's rate: it needs --device PATH (\(reads.sorted().joined(separator: " and ")) \(reads.count == 1 ? "has" : "have") no line rate)")
+        }
+    }
+
     static func manager(_ args: ParsedArguments, defaultSpeed: ReplayManager.Speed, forwardsSentences: Bool = false,
-                        waits: Waiting = .never) throws -> any LocationManagerInterface {
+                        waits: Waiting = .never, checked: Bool = false) throws -> any LocationManagerInterface {
+        if !checked { try refuseIdleOptions(args) }
         let named = sourceNames.filter { args[$0] != nil }
         guard named.count <= 1 else {
             throw UsageError(message: "\(named.joined(separator: " and ")) are different sources: choose one")

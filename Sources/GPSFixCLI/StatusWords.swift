@@ -10,7 +10,8 @@ enum StatusWords {
     static func line(_ status: SourceStatus, source: String, reception: Reception? = nil) -> String? {
         switch status {
         // The reason names the source already, as an error does ("/dev/gps0: no such device…").
-        case .waiting(let reason): (reason.hasPrefix(source) ? reason : "\(source): \(reason)") + " — waiting for it to appear"
+        // Its full stop gives way to the dash: "no such device — waiting", not "device. — waiting".
+        case .waiting(let reason): (reason.hasPrefix(source) ? reason : "\(source): \(reason)").trimmingSuffix(".") + " — waiting for it to appear"
         case .started: "\(source): open, \(waitingForFix)"
         case .streaming: "\(source): receiving"
         case .disconnected(let reason): "\(source): \(reason) — waiting for it to come back"
@@ -49,4 +50,9 @@ enum StatusWords {
     private static let waitingForFix = "waiting for a fix"
 
     private static func reconnecting(_ attempt: Int) -> String { "reconnecting (attempt \(attempt))" }
+}
+
+extension String {
+    /// Without one `suffix` at the end, if it ends so.
+    func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }

@@ -12,10 +12,15 @@ public final class CaptureWriter: Sendable {
     private let closed = Atomic<Bool>(false)
     private let written = Atomic<Int>(0)
 
-    /// Creates the file (refusing an existing one unless `overwrite`) and writes `header`.
+    /// The mode a capture or track is created with: it is a location history (where the
+    /// receiver was, and when), so for its owner alone, whatever the umask.
+    static let mode: mode_t = 0o600
+
+    /// Creates the file (refusing an existing one unless `overwrite`) and writes `header`. A
+    /// regular file overwritten is made `mode` too; a device (`/dev/null`) is left as it is.
     public init(path: String, header: CaptureHeader, overwrite: Bool) throws(LocationError) {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL)
-        let fd = open(path, flags, 0o644)
+        let fd = open(path, flags, Self.mode)
         guard fd >= 0 else {
             let code = errno
             switch code {
@@ -27,6 +32,10 @@ public final class CaptureWriter: Sendable {
         }
         self.path = path
         self.fd = fd
+        var info = stat()
+        if overwrite, fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o777 != Self.mode {
+            _ = fchmod(fd, Self.mode)
+        }
         let (_, failure) = Array(header.text.utf8).withUnsafeBytes { Self.writeAll(fd, $0) }
         if let failure {
             Glibc.close(fd)

@@ -10,7 +10,12 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Refusing to overwrite an existing file.
     case fileExists(path: String)
     case deviceNotFound(searched: [String])
-    case deviceBusy(path: String)
+    /// Another process has the port open (`holder`, when it can be seen in `/proc`), or holds
+    /// it exclusively: two readers would each get part of the sentences.
+    case deviceBusy(path: String, holder: PortHolder? = nil)
+    /// `path` is something that can never be a receiver (`what`: "a directory", "a regular
+    /// file"), so it is refused rather than waited for.
+    case notADevice(path: String, what: String)
     case deviceGone(path: String)
     case gpsdUnavailable(host: String, port: Int, reason: String)
     /// A receiver or app serving NMEA over the network could not be reached.
@@ -45,8 +50,12 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(searched[0]): no such device. Is the receiver plugged in?"
         case .deviceNotFound(let searched):
             "No GPS receiver found (searched \(searched.joined(separator: ", ")))."
-        case .deviceBusy(let path):
+        case .deviceBusy(let path, let holder?):
+            "\(path) is being read by \(holder)."
+        case .deviceBusy(let path, nil):
             "\(path) is held by another process (often gpsd)."
+        case .notADevice(let path, let what):
+            "\(path) is \(what), not a serial port. Name the receiver's tty, e.g. /dev/ttyUSB0 or /dev/ttyACM0."
         case .deviceGone(let path):
             "\(path) went away (unplugged?)."
         case .gpsdUnavailable(let host, let port, let reason):

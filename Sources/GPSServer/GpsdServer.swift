@@ -103,6 +103,14 @@ public final class GpsdServer: Sendable {
         try self.init(listeners: listeners, configuration: configuration, devices: devices, log: log)
     }
 
+    /// Serves bare NMEA only (`configuration.nmeaAddress`, `nmeaDatagramAddress`): no listener
+    /// for gpsd's clients at all (`serve --no-listen --nmea-listen …`).
+    public convenience init(nmeaOnly configuration: ServerConfiguration, devices: [DeviceDescription],
+                            log: @escaping @Sendable (String) -> Void) throws(ServerError) {
+        precondition(configuration.nmeaAddress != nil || configuration.nmeaDatagramAddress != nil, "a server needs something to serve")
+        try self.init(listeners: [], configuration: configuration, devices: devices, log: log)
+    }
+
     /// A server of one device, on sockets handed over.
     public convenience init(configuration: ServerConfiguration, listeningOn descriptors: [Int32], device: DeviceDescription,
                             log: @escaping @Sendable (String) -> Void) throws(ServerError) {

@@ -50,7 +50,7 @@ struct PortReleaseTests {
     }
 
     @Test("Stopped by a signal, serve, record and watch give the port back; the next run is not refused",
-          arguments: ["serve", "record", "watch"], [SIGINT, SIGTERM])
+          arguments: ["serve", "record", "watch"], [SIGINT, SIGTERM, SIGHUP])
     func signalledTwice(command: String, signal: Int32) async throws {
         // Given a receiver on a pty
         let receiver = try Receiver()
@@ -102,7 +102,7 @@ struct PortReleaseTests {
         #expect(receiver.isExclusive == false)
     }
 
-    @Test("A port another program holds exclusively is still refused, with the message",
+    @Test("A port another program holds exclusively is still refused, naming it and what to do",
           arguments: ["gpsfix", "socat"])
     func heldByAnother(holder: String) async throws {
         // Given a port held exclusively by another gpsfix, or by socat with TIOCEXCL (as gpsd holds it)
@@ -122,9 +122,10 @@ struct PortReleaseTests {
         // When gpsfix is asked for a fix from it
         let result = try #require(await gpsfix("fix", "--device", receiver.device, "--timeout", "5"))
 
-        // Then it is refused, with the message
+        // Then it is refused, naming the holder by name and PID, with what to do
+        let pid = running?.process.processIdentifier ?? socat
         #expect(result.status == 1)
-        #expect(result.stderr.contains("\(receiver.device) is held by another process (often gpsd)"), "\(result)")
+        #expect(result.stderr.contains("\(receiver.device) is being read by \(holder) (PID \(pid)). Stop it (kill \(pid)) first"), "\(result)")
         if let running { #expect(await running.stop(SIGINT) == 0) }
     }
 

@@ -357,7 +357,7 @@ struct SerialNMEAManagerTests {
 
     // MARK: - Busy, missing, stop
 
-    @Test("A port another process holds (TIOCEXCL) is refused with .deviceBusy; the mode it leaves when killed is not", .timeLimit(.minutes(1)))
+    @Test("A port another process holds (TIOCEXCL) is refused with .deviceBusy naming it; the mode it leaves when killed is not", .timeLimit(.minutes(1)))
     func heldPortIsBusy() async throws {
         // Given a tty another process holds exclusively, as gpsd does (socat, setting TIOCEXCL)
         let pty = try PseudoTerminal()
@@ -369,11 +369,11 @@ struct SerialNMEAManagerTests {
         // When the manager starts on it
         let refused = await start(SerialNMEAManager(path: pty.path, options: .init(baud: 9600)))
 
-        // Then it fails at once with .deviceBusy, whose message says who may hold it (the CLI
+        // Then it fails at once with .deviceBusy, whose message names the holder (the CLI
         // adds what to do with its options)
-        #expect(refused.errors == [.deviceBusy(path: pty.path)])
+        #expect(refused.errors == [.deviceBusy(path: pty.path, holder: PortHolder(pid: holder, name: "socat"))])
         #expect(refused.statuses.isEmpty)
-        #expect(refused.errors.first?.description.contains("held by another process (often gpsd)") == true)
+        #expect(refused.errors.first?.description == "\(pty.path) is being read by socat (PID \(holder)).")
 
         // When the holder is killed, which leaves the mode set with nobody holding the port
         kill(holder, SIGKILL)
@@ -398,7 +398,12 @@ struct SerialNMEAManagerTests {
         #expect(firstDelegate.statuses == [.started])
 
         let second = await start(SerialNMEAManager(path: pty.path, options: .init(baud: 9600)))
-        #expect(second.errors == [.deviceBusy(path: pty.path)])
+        #expect(second.errors.count == 1)
+        guard case .deviceBusy(pty.path, let holder?)? = second.errors.first else {
+            Issue.record("not refused as busy: \(second.errors)")
+            return
+        }
+        #expect(holder.pid == getpid(), "this process holds it already")
 
         first.stopUpdatingLocation()
         #expect(await waitUntil(.seconds(2)) { !pty.isExclusive })

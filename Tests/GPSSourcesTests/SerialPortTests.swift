@@ -111,7 +111,7 @@ struct SerialPortTests {
         switch kind {
         case "missing": #expect(error == .deviceNotFound(searched: [path]))
         case "busy":
-            #expect(error == .deviceBusy(path: path))
+            #expect(error == .deviceBusy(path: path, holder: nil))
             #expect(error.description.contains("held by another process"))
         case "not a tty": #expect(error.description.contains("not a serial port"))
         default: #expect(error == .io("\(path): \(String(cString: strerror(code)))"))

@@ -37,7 +37,7 @@ extension GPSFixCLI {
         text += """
 
         With no command, gpsfix runs 'fix'. 'gpsfix COMMAND --help' tells more; 'gpsfix --man'
-        prints the manual page, 'gpsfix --version' the version.
+        prints the manual page, 'gpsfix --version' (or -V) the version.
 
         """
         text += HelpText.sections(examples: examples, exits: ExitStatus.general)

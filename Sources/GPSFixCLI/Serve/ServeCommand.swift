@@ -51,8 +51,12 @@ struct ServeCommand {
     private func serve(passed: PassedSockets?, notifier: ServiceNotifier?) throws -> LocationError? {
         let listens = !args.has("--no-listen")
         if !listens {
-            guard args["--mqtt"] != nil else { throw UsageError(message: "--no-listen leaves nothing to serve: add --mqtt URL") }
-            let stray = ["--listen", "--client-timeout", "--nmea-listen", "--nmea-udp"].filter { args[$0] != nil }
+            // Anything that carries the fixes somewhere is something to serve without gpsd's listener.
+            let outlets = ["--mqtt", "--nmea-listen", "--nmea-udp", "--chrony-sock", "--ntp-shm"]
+            guard outlets.contains(where: { args[$0] != nil }) else {
+                throw UsageError(message: "--no-listen leaves nothing to serve: add one of \(outlets.joined(separator: ", "))")
+            }
+            let stray = ["--listen", "--client-timeout"].filter { args[$0] != nil }
             if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) are for the listener, which --no-listen turns off") }
             if passed != nil {
                 throw UsageError(message: "--no-listen: the service manager passed sockets to listen on (LISTEN_FDS); run without the socket unit, or without --no-listen")
@@ -77,7 +81,10 @@ struct ServeCommand {
         if let fleet = try MQTTFleetIn.manager(args) {
             return try serveFleet(fleet, configuration: configuration, passed: passed, notifier: notifier, listens: listens)
         }
-        let managers = try SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: listens, waits: .everything)
+        // The server's loop runs for gpsd's clients, or for NMEA's alone.
+        let servesNMEA = configuration.nmeaAddress != nil || configuration.nmeaDatagramAddress != nil
+        let loops = listens || servesNMEA
+        let managers = try SourceOptions.managers(args, defaultSpeed: speed, forwardsSentences: loops, waits: .everything)
         let several = managers.count > 1
         let sources = managers.map(\.sourceDescription).joined(separator: ", ")
         let note = UncheckedBox(terminal)
@@ -96,7 +103,7 @@ struct ServeCommand {
             terminal.note("gpsfix: sending \(managers[0].sourceDescription)'s time to \(timeFeed.destinations) (NMEA alone: good to tens or hundreds of ms)")
         }
         // systemd's watchdog is fed from the server's loop: without a listener there is none.
-        let link = listens ? notifier.map { ServiceManagerLink(notifier: $0, log: log) } : nil
+        let link = loops ? notifier.map { ServiceManagerLink(notifier: $0, log: log) } : nil
         let onEvent: @Sendable (Int, LocationEvent) -> Void = { index, event in
             let manager = managers[index]
             if index == 0 { timeFeed?.take(event) }
@@ -104,7 +111,7 @@ struct ServeCommand {
             publisher?.publish(event, device: several ? manager.sourceDescription : nil)
             link?.event(event, source: manager.sourceDescription, reception: manager.reception)
             switch event {
-            case .status(.finished) where listens:
+            case .status(.finished) where loops:
                 note.value.note("gpsfix: \(manager.sourceDescription): capture ended; still serving its last fix (Ctrl-C to stop)")
             case .status(let status):
                 if let text = StatusWords.line(status, source: manager.sourceDescription, reception: manager.reception) {
@@ -120,9 +127,9 @@ struct ServeCommand {
         let services = managers.map { LocationService(manager: $0) }
 
         let failure: LocationError?
-        if listens {
+        if loops {
             let devices = managers.map { DeviceDescription(path: $0.sourceDescription, bps: $0.reception?.baud) }
-            let server = try makeServer(configuration, devices: devices, passed: passed, log: log)
+            let server = try makeServer(configuration, devices: devices, passed: passed, listens: listens, log: log)
             // Armed before "Ctrl-C to stop" is said: a signal right after must stop, not kill.
             let interrupts = Interrupts { _ in
                 link?.stopping()
@@ -131,7 +138,11 @@ struct ServeCommand {
             noteNMEAFeeds(server)
             let addresses = server.addresses.map(\.description).joined(separator: " and ")
             let origin = passed == nil ? "" : " (sockets passed by the service manager)"
-            terminal.note("gpsfix: serving gpsd's protocol on \(addresses)\(origin) from \(sources); Ctrl-C to stop")
+            if listens {
+                terminal.note("gpsfix: serving gpsd's protocol on \(addresses)\(origin) from \(sources); Ctrl-C to stop")
+            } else {
+                terminal.note("gpsfix: serving \(sources) as NMEA only (--no-listen); Ctrl-C to stop")
+            }
             for address in server.exposed {
                 terminal.note("gpsfix: WARNING: \(address) is not loopback: anyone who can reach this machine on port \(address.port) can read its position.")
             }
@@ -142,7 +153,8 @@ struct ServeCommand {
         } else {
             let run = SourceRun(services)
             run.armInterrupts()
-            terminal.note("gpsfix: publishing \(sources) to MQTT only; Ctrl-C to stop")
+            let outlets = [args["--mqtt"] != nil ? "MQTT" : nil, timeFeed?.destinations].compactMap { $0 }
+            terminal.note("gpsfix: sending \(sources) to \(outlets.joined(separator: " and ")) only; Ctrl-C to stop")
             stopServing.withLock { $0 = { run.stop() } }
             publisher?.start()
             // Ctrl-C and SIGTERM stop the sources; the run waits for their ends.
@@ -167,7 +179,7 @@ struct ServeCommand {
         guard listens else { throw UsageError(message: "--mqtt-in serves over gpsd's protocol: --no-listen leaves nothing to serve") }
         let note = UncheckedBox(terminal)
         let log: @Sendable (String) -> Void = { line in note.value.note(line) }
-        let server = try makeServer(configuration, devices: [], passed: passed, log: log)
+        let server = try makeServer(configuration, devices: [], passed: passed, listens: true, log: log)
         let link = notifier.map { ServiceManagerLink(notifier: $0, log: log) }
         let interrupts = Interrupts { _ in
             link?.stopping()
@@ -190,8 +202,9 @@ struct ServeCommand {
     /// The server on the sockets the service manager passed, or on its own; what cannot be
     /// listened on is said with what to change.
     private func makeServer(_ configuration: ServerConfiguration, devices: [DeviceDescription], passed: PassedSockets?,
-                            log: @escaping @Sendable (String) -> Void) throws -> GpsdServer {
+                            listens: Bool, log: @escaping @Sendable (String) -> Void) throws -> GpsdServer {
         do throws(ServerError) {
+            if !listens { return try GpsdServer(nmeaOnly: configuration, devices: devices, log: log) }
             if let passed {
                 return try GpsdServer(configuration: configuration, listeningOn: passed.descriptors, devices: devices, log: log)
             }

@@ -89,6 +89,8 @@ final class TimeFeed: Sendable {
             trouble = nil
         } catch .chronyNotListening {
             trouble = "\(TimeFeedError.chronyNotListening(path: chrony.path)); time samples are dropped until it listens"
+        } catch .system(let call, let code) where code == .permissionDenied || code == .notPermitted {
+            trouble = "\(TimeFeedError.system(call: call, code)). \(Self.chronySocketAdvice)"
         } catch {
             trouble = "\(error)"
         }
@@ -104,18 +106,28 @@ final class TimeFeed: Sendable {
     }
 }
 
-/// A time feed that cannot start: exit 1, with what to change.
+extension TimeFeed {
+    /// What to do when chronyd's socket refuses us. chronyd makes the socket with its umask
+    /// (0755: only its own user may send) in a directory Debian keeps at 0750 or 0700, so only
+    /// root (or chronyd's user) can send to it; shared memory can be made for anyone.
+    static var chronySocketAdvice: String {
+        "chronyd's socket takes samples from root only: run serve as root, or feed chrony through shared memory instead (--ntp-shm 2, with 'refclock SHM 2:perm=0666 refid NMEA' in chrony.conf)"
+    }
+}
+
+/// A time feed that cannot start: exit 1, with what to change. Its text has no "gpsfix: ":
+/// the one who prints it adds that.
 struct TimeFeedFailure: Error, CustomStringConvertible {
     let error: TimeFeedError
 
     var description: String {
         switch error {
         case .sharedMemoryRefused(let unit, _):
-            "gpsfix: serve: \(error). Run gpsfix as that user, use a unit from 2 up (made for anyone), or remove the segment (ipcrm -M 0x\(String(NTPSharedMemory.key(unit: unit), radix: 16))) before chronyd starts."
+            "serve: \(error). Run gpsfix as that user, give chrony's line ':perm=0666' (refclock SHM \(unit):perm=0666) so anyone may write it, or remove the segment (ipcrm -M 0x\(String(NTPSharedMemory.key(unit: unit), radix: 16))) before chronyd starts."
         case .sharedMemoryMismatch(let unit):
-            "gpsfix: serve: \(error). Choose another --ntp-shm unit, or see 'ipcs -m' for what holds key 0x\(String(NTPSharedMemory.key(unit: unit), radix: 16))."
+            "serve: \(error). Choose another --ntp-shm unit, or see 'ipcs -m' for what holds key 0x\(String(NTPSharedMemory.key(unit: unit), radix: 16))."
         default:
-            "gpsfix: serve: \(error)."
+            "serve: \(error)."
         }
     }
 }

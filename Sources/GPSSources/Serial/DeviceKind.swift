@@ -57,3 +57,19 @@ enum DeviceKind {
         return String(cString: real)
     }
 }
+
+extension DeviceKind {
+    /// What a file of mode `mode` is, when it can never be a receiver ("a directory", "a
+    /// regular file"): only a character device is a tty. Nil for a character device.
+    static func neverAReceiver(mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFCHR: nil
+        case S_IFDIR: "a directory"
+        case S_IFREG: "a regular file (a capture? replay it with --replay)"
+        case S_IFIFO: "a FIFO (a feed? replay it with --replay)"
+        case S_IFSOCK: "a socket"
+        case S_IFBLK: "a block device"
+        default: "not a device"
+        }
+    }
+}

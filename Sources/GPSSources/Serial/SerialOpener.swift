@@ -14,14 +14,30 @@ final class SerialOpener: StreamOpener {
 
     init(manager: SerialNMEAManager) { self.manager = manager }
 
+    /// Whether the last open failed for a reason waiting would hide (a directory, a regular
+    /// file: never a receiver; a port another process reads: its reader must be stopped by a
+    /// person, and a run that quietly waits for it looks like one that works): then it is the
+    /// run's failure at once, even when waiting was asked for.
+    private var lastFailureLasts = false
+
     func open() throws(LocationError) -> any ByteStream {
         let path = try manager.portToOpen()
-        let stream = try openConfigured(path)
+        let stream: SerialStream
+        do {
+            stream = try openConfigured(path)
+        } catch {
+            switch error {
+            case .notADevice, .deviceBusy: lastFailureLasts = true
+            default: break
+            }
+            throw error
+        }
         stableLinks = DeviceKind.stableLinks(to: path, in: manager.stableLinkDirectory)
         return stream
     }
 
-    var waitsToOpen: Reconnection? { manager.options.waitsForDevice ? Self.reconnection : nil }
+    /// Asked by the reader right after `open` failed.
+    var waitsToOpen: Reconnection? { manager.options.waitsForDevice && !lastFailureLasts ? Self.reconnection : nil }
 
     func afterEnd(of stream: any ByteStream, reason: String?, passes: Int, statistics: Statistics) -> StreamEndAction {
         manager.options.reconnect ? .reconnect(Self.reconnection) : .fail(.deviceGone(path: manager.path))

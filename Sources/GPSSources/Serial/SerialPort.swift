@@ -28,7 +28,17 @@ final class SerialPort {
 
     /// Opens `path`, takes it exclusively and makes it raw 8N1 with reads that block for at
     /// least one byte (VMIN 1, VTIME 0). The speed is left as the port had it.
+    ///
+    /// Refused: a path that can never be a receiver (`.notADevice`, before it is opened), and a
+    /// tty another process has open (`.deviceBusy` naming it), exclusive mode or not: gpsd 3.22
+    /// sets none, and two readers each get part of the sentences. That look is made once the
+    /// device is open (without reading, configuring or taking it) and known to be a tty: every
+    /// daemon holds `/dev/null`, and only a tty can be a receiver's port.
     static func open(_ path: String) throws(LocationError) -> SerialPort {
+        var info = stat()
+        if stat(path, &info) == 0, let what = DeviceKind.neverAReceiver(mode: info.st_mode) {
+            throw .notADevice(path: path, what: what)
+        }
         let descriptor: Int32
         do {
             // O_NONBLOCK: neither open (waiting for carrier) nor read may block; the reader
@@ -40,9 +50,29 @@ final class SerialPort {
         // From here the object owns the descriptor: a failure below releases it, and deinit
         // closes it.
         let port = SerialPort(path: path, descriptor: descriptor)
-        try port.takeExclusively()
+        let looked = try port.refuseOtherReaders()
+        try port.takeExclusively(looked)
         try port.makeRaw()
         return port
+    }
+
+    /// What a look through `/proc` found, and for which device.
+    private struct Looked {
+        let device: dev_t
+        let scan: TTYHolders.Scan
+    }
+
+    /// Refuses what is not a tty, and a tty that another process (or another port of this
+    /// one) has open.
+    private func refuseOtherReaders() throws(LocationError) -> Looked {
+        var info = stat()
+        guard isatty(descriptor) == 1, fstat(descriptor, &info) == 0 else {
+            throw DeviceAccess.error(opening: path, Errno(rawValue: ENOTTY))
+        }
+        if ExclusiveHolds.holds(device: info.st_rdev) { throw .deviceBusy(path: path, holder: TTYHolders.thisProcess) }
+        let scan = TTYHolders.scan(device: info.st_rdev)
+        if let reader = scan.readers.first { throw .deviceBusy(path: path, holder: reader) }
+        return Looked(device: info.st_rdev, scan: scan)
     }
 
     /// Refuses a port someone else holds, then holds it: TIOCEXCL makes the kernel refuse
@@ -52,21 +82,46 @@ final class SerialPort {
     /// set (gpsd sets it) is read first with TIOCGEXCL: a port already exclusive is busy, unless
     /// the mode was left behind on a pty by a process killed while holding it (a plain user
     /// cannot get this far then: the kernel refuses the open with EBUSY).
-    private func takeExclusively() throws(LocationError) {
-        var held: Int32 = 0
-        do {
-            _ = try retryingInterrupts { ioctl(descriptor, Self.getExclusive, &held) }
-        } catch {
-            // Kernels before 3.8 lack TIOCGEXCL (EINVAL): then only TIOCEXCL below decides.
-            if error == .notATerminal { throw DeviceAccess.error(opening: path, error) }
+    private func takeExclusively(_ looked: Looked) throws(LocationError) {
+        // No reader was seen (or the port was refused already): a holder that could not be
+        // looked at, or a real tty's, whose mode dies with its last close.
+        if isExclusive == true, !TTYHolders.modeIsLeftBehind(on: looked.device, after: looked.scan) {
+            throw .deviceBusy(path: path)
         }
-        if held != 0 && !TTYHolders.modeIsLeftBehind(on: descriptor) { throw .deviceBusy(path: path) }
         do {
             try ExclusiveHolds.take(descriptor)
         } catch {
             throw DeviceAccess.error(opening: path, error)
         }
         exclusive = true
+        exclusiveCheckedAt = Clocks.monotonicSeconds
+    }
+
+    /// Whether the tty is in exclusive mode now (TIOCGEXCL); nil when that cannot be read
+    /// (kernels before 3.8 lack TIOCGEXCL: then only TIOCEXCL decides).
+    private var isExclusive: Bool? {
+        var held: Int32 = 0
+        guard (try? retryingInterrupts { ioctl(descriptor, Self.getExclusive, &held) }) != nil else { return nil }
+        return held != 0
+    }
+
+    /// When the exclusive mode was last looked at (monotonic seconds).
+    private var exclusiveCheckedAt = 0.0
+
+    /// How often a port being read is checked for its exclusive mode, in seconds.
+    static let exclusiveCheckInterval = 1.0
+
+    /// Sets the exclusive mode again if it was lost, looking at most once every
+    /// `exclusiveCheckInterval`; true when it had been lost. The mode belongs to the tty, not
+    /// to a descriptor: a root process that opens the port anyway and clears the mode as it
+    /// closes (gpsd does) clears ours, and the next open would be let in.
+    @discardableResult
+    func keepExclusive(now: Double = Clocks.monotonicSeconds) -> Bool {
+        guard exclusive, now - exclusiveCheckedAt >= Self.exclusiveCheckInterval else { return false }
+        exclusiveCheckedAt = now
+        guard isExclusive == false else { return false }
+        _ = try? retryingInterrupts { ioctl(descriptor, UInt(TIOCEXCL)) }
+        return true
     }
 
     /// Raw 8N1, no flow control, modem lines ignored, reads complete at one byte.

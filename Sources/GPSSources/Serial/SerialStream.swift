@@ -25,16 +25,18 @@ final class SerialStream: ByteStream, StreamTrial {
         switch port.read(into: buffer) {
         case .bytes(let count):
             emptyReads = 0
+            port.keepExclusive()
             return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         case .nothing:
             return .nothing
         case .end:
             // A hang-up that poll has not said yet reads 0 again at once.
             emptyReads += 1
-            return emptyReads >= 2 ? .end(reason: "\(port.path) hung up") : .nothing
+            // The reason follows the stream's name wherever it is shown.
+            return emptyReads >= 2 ? .end(reason: "hung up") : .nothing
         case .failed(let error):
             // EIO, ENODEV: the device went away under the descriptor.
-            return .end(reason: "\(port.path): \(error)")
+            return .end(reason: "\(error)")
         }
     }
 

@@ -1,58 +1,89 @@
 import Glibc
+import GPSLocation
 
-/// Who else has a tty open, from `/proc`: to tell the exclusive mode a holder has set from one
-/// that a process left behind when it was killed (SIGKILL, a crash) before it could clear it.
+/// Who else has a tty open, from `/proc`: a port another process reads is refused (two readers
+/// would each get part of the sentences, and gpsd 3.22 sets no exclusive mode to stop the
+/// second), and the exclusive mode a holder set is told from one that a process left behind
+/// when it was killed (SIGKILL, a crash) before it could clear it.
 enum TTYHolders {
-    /// Whether the exclusive mode on the tty open at `descriptor` was left behind by a process
-    /// that is gone: the tty is a pseudo-terminal's slave, this process holds it nowhere else,
-    /// and no other process has it open, except the one that made the pty.
+    /// What a look through `/proc` found for one tty.
+    struct Scan: Equatable {
+        /// The other processes that have the tty open, in the order `/proc` lists them. Not
+        /// this process (its own ports are in `ExclusiveHolds`), and not a pty's maker.
+        var readers: [PortHolder] = []
+        /// False when some process could not be looked at (not root, `/proc` mounted with
+        /// `hidepid`): it may hold the tty too.
+        var complete = true
+    }
+
+    /// Bounds the walk: a process with more descriptors than this is judged on its first ones.
+    /// (A reader of a receiver holds a handful; the kernel's default limit is 1,024.)
+    static let descriptorsLookedAt = 65_536
+
+    /// The processes other than this one that have the tty `device` (a device number) open.
     ///
-    /// Only a pty keeps the mode with nobody holding it (its slave lives as long as its master;
-    /// a real tty is freed, mode and all, at its last close), so on any other tty the mode means
-    /// a holder, seen or not. The maker of a pty (socat, gpsfake, a terminal) holds its master
-    /// and often keeps the slave open too, so that the master sees no hang-up: that is not a
-    /// reader. Whenever a process cannot be looked at (not root, `/proc` mounted with
-    /// `hidepid`), it may be the holder, and the answer is no.
-    static func modeIsLeftBehind(on descriptor: Int32, proc: String = "/proc") -> Bool {
-        var tty = stat()
-        guard fstat(descriptor, &tty) == 0, tty.st_mode & S_IFMT == S_IFCHR,
-              let index = ptyIndex(tty.st_rdev) else { return false }
-        // Another port of this process holding it (a second manager on the same device).
-        if ExclusiveHolds.holds(device: tty.st_rdev) { return false }
-        guard let processes = opendir(proc) else { return false }
+    /// The maker of a pty (socat, gpsfake, a terminal, a test's `openpty`) holds its master
+    /// and often keeps the slave open too, so that the master sees no hang-up when a reader
+    /// lets go: that process is not a reader. A process holding only the master is not one
+    /// either (the master is another device, `/dev/ptmx`). Only links into `/dev` are looked
+    /// at: `stat` follows a link to the open file, and one on a hung FUSE or NFS mount would
+    /// block.
+    static func scan(device: dev_t, proc: String = "/proc") -> Scan {
+        var result = Scan()
+        guard let processes = opendir(proc) else {
+            result.complete = false
+            return result
+        }
         defer { closedir(processes) }
         let me = getpid()
+        let index = ptyIndex(device)
         while let entry = readdir(processes) {
             let process = Self.name(entry)
-            guard let pid = Int32(process) else { continue }
+            guard let pid = Int32(process), pid != me else { continue }
             let directory = proc + "/" + process + "/fd"
             guard let descriptors = opendir(directory) else {
                 // ENOENT: it ended meanwhile. Anything else: it cannot be looked at.
-                if errno == ENOENT { continue }
-                return false
+                if errno != ENOENT { result.complete = false }
+                continue
             }
             defer { closedir(descriptors) }
-            var opensSlave = false
+            var opensTTY = false
             var madeIt = false
-            while let entry = readdir(descriptors) {
+            var looked = 0
+            while looked < descriptorsLookedAt, let entry = readdir(descriptors) {
                 let name = Self.name(entry)
-                guard let number = Int32(name), !(pid == me && number == descriptor) else { continue }
+                guard Int32(name) != nil else { continue }
+                looked += 1
                 let link = directory + "/" + name
-                // Only what lives in /dev is looked at: stat follows the link to the open file,
-                // and one on a hung FUSE or NFS mount would block.
                 guard let target = target(of: link), target.hasPrefix("/dev/") else { continue }
                 if target.hasSuffix("ptmx") {
-                    if masterIndex(proc + "/" + process + "/fdinfo/" + name) == index { madeIt = true }
+                    if let index, masterIndex(proc + "/" + process + "/fdinfo/" + name) == index { madeIt = true }
                     continue
                 }
                 var file = stat()
-                if stat(link, &file) == 0, file.st_mode & S_IFMT == S_IFCHR, file.st_rdev == tty.st_rdev {
-                    opensSlave = true
+                if stat(link, &file) == 0, file.st_mode & S_IFMT == S_IFCHR, file.st_rdev == device {
+                    opensTTY = true
                 }
             }
-            if opensSlave && !madeIt { return false }
+            if opensTTY && !madeIt {
+                result.readers.append(PortHolder(pid: pid, name: command(of: process, in: proc) ?? "?"))
+            }
         }
-        return true
+        return result
+    }
+
+    /// Whether the exclusive mode found on `device` may be taken over: it was left behind by
+    /// a process that is gone. Only a pty keeps the mode with nobody holding it (its slave
+    /// lives as long as its master; a real tty is freed, mode and all, at its last close), so
+    /// on any other tty the mode means a holder, seen or not; and whenever a process could
+    /// not be looked at, it may be the holder.
+    static func modeIsLeftBehind(on device: dev_t, after scan: Scan) -> Bool {
+        ptyIndex(device) != nil && scan.complete && scan.readers.isEmpty && !ExclusiveHolds.holds(device: device)
+    }
+
+    /// This process, as a holder: a second port of it on the same device.
+    static var thisProcess: PortHolder {
+        PortHolder(pid: getpid(), name: command(of: "self", in: "/proc") ?? "gpsfix")
     }
 
     /// N of `/dev/pts/N` for a Unix 98 pty slave (majors 136 to 143, 256 minors each); nil for
@@ -66,17 +97,29 @@ enum TTYHolders {
         return (major - 136) * 256 + minor
     }
 
+    /// The name the kernel keeps for a process (`comm`, at most 15 bytes and a newline).
+    private static func command(of process: String, in proc: String) -> String? {
+        guard let text = firstBytes(of: proc + "/" + process + "/comm", count: 64) else { return nil }
+        let name = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return name.isEmpty ? nil : name
+    }
+
     /// The slave index of a pty master, from the "tty-index:" line of its fdinfo.
     private static func masterIndex(_ fdinfo: String) -> UInt64? {
-        let fd = open(fdinfo, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        let text = String(decoding: buffer[0..<count], as: UTF8.self)
+        guard let text = firstBytes(of: fdinfo, count: 1024) else { return nil }
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("tty-index:") }) else { return nil }
         return UInt64(line.dropFirst("tty-index:".count).trimmingPrefix { $0 == " " || $0 == "\t" })
+    }
+
+    /// At most `count` bytes from the start of a small file in `/proc`.
+    private static func firstBytes(of path: String, count: Int) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let read = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard read > 0 else { return nil }
+        return String(decoding: buffer[0..<read], as: UTF8.self)
     }
 
     private static func name(_ entry: UnsafeMutablePointer<dirent>) -> String {

@@ -159,7 +159,7 @@ final class StreamReader {
                     // at a hang-up is read first).
                     let once = stream.read(into: buffer)
                     if case .nothing = once, events & Int32(POLLHUP | POLLERR | POLLNVAL) != 0 {
-                        read = .end(reason: "\(stream.name) hung up")
+                        read = .end(reason: "hung up")
                     } else {
                         read = once
                     }
