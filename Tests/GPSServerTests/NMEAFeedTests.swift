@@ -75,12 +75,13 @@ struct NMEAFeedTests {
         // When 4000 sentences (about 300 kB, far more than the stuck client's buffers and queue
         // hold) come at 2000 a second
         let published = 4000
-        let received = Task.detached { reader.readLines(published, within: 20) }
+        // On a thread of its own: it must keep up with 2000 sentences a second.
+        let received = onOwnThread { reader.readLines(published, within: 20) }
         for _ in 0..<published {
             harness.server.publish(.sentence(sentence))
             usleep(500)
         }
-        let lines = await received.value
+        let lines = await received.value(within: .seconds(30)) ?? []
 
         // Then
         #expect(lines.count == published && lines.allSatisfy { $0 == sentence })

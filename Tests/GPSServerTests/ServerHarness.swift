@@ -68,3 +68,21 @@ final class ServerHarness: Sendable {
 final class LogLines: Sendable {
     let lines = Mutex<[String]>([])
 }
+
+/// Starts blocking `body` on a thread of its own, now. On Swift's cooperative pool (two
+/// threads on a two-core machine) a reader that must keep up may not even start while other
+/// tests' blocking reads hold both threads, and the server rightly drops it as a client
+/// that does not read.
+func onOwnThread<T: Sendable>(_ body: sending @escaping () -> T) -> Eventually<T> {
+    // `sending`: the caller gives the closure (and the client it reads) up; only the new
+    // thread calls it, as Task.detached would.
+    let handed = Handed(body)
+    let result = Eventually<T>()
+    Thread.detachNewThread { result.fulfill(handed.value()) }
+    return result
+}
+
+private struct Handed<V>: @unchecked Sendable {
+    let value: V
+    init(_ value: V) { self.value = value }
+}
