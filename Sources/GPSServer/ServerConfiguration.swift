@@ -18,11 +18,11 @@ public struct ServerConfiguration: Sendable {
     public var requestLimit: Int
     /// The most clients at once, of either port.
     public var maxClients: Int
-    /// The most clients at once from one address (32), so that one host cannot take every
-    /// slot: past it, a newcomer from there is refused (or served in place of that
-    /// address's longest-idle client, by `giveWayAfter`). Clients on this machine all come
-    /// from 127.0.0.1 or ::1 and share it too.
-    public var maxClientsPerAddress: Int = 32
+    /// The most clients at once from one address (64, of `maxClients`' 200), so that one host
+    /// cannot take every slot: past it, a newcomer from there is refused (or served in place
+    /// of that address's longest-idle client, by `giveWayAfter`). Clients on this machine all
+    /// come from 127.0.0.1 or ::1 and share it too.
+    public var maxClientsPerAddress: Int = 64
     /// When a newcomer finds every slot taken (or its address's), the client that has gone
     /// longest without sending a request or being sent a report gives way to it, if that has
     /// been at least this long (10 s); otherwise the newcomer is refused. gpsd's users expect

@@ -52,7 +52,7 @@ struct ServeCommand {
         let listens = !args.has("--no-listen")
         if !listens {
             guard args["--mqtt"] != nil else { throw UsageError(message: "--no-listen leaves nothing to serve: add --mqtt URL") }
-            let stray = ["--listen", "--client-timeout", "--nmea-listen", "--nmea-udp"].filter { args[$0] != nil }
+            let stray = ["--listen", "--client-timeout", "--max-clients-per-address", "--nmea-listen", "--nmea-udp"].filter { args[$0] != nil }
             if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) are for the listener, which --no-listen turns off") }
             if passed != nil {
                 throw UsageError(message: "--no-listen: the service manager passed sockets to listen on (LISTEN_FDS); run without the socket unit, or without --no-listen")
@@ -69,6 +69,7 @@ struct ServeCommand {
             configuration.address = address
         }
         configuration.clientTimeout = try SourceOptions.seconds(args, "--client-timeout", default: configuration.clientTimeout)
+        if let perAddress = try SourceOptions.count(args, "--max-clients-per-address") { configuration.maxClientsPerAddress = perAddress }
         try NMEAFeedOptions.apply(args, to: &configuration)
         let speed = try SourceOptions.speed(args, default: .factor(1))
         // Sentences are forwarded for the clients that watch with "nmea" or "raw". A service
