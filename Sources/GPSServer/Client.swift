@@ -75,7 +75,25 @@ final class Client {
     func reply(_ line: [UInt8], now: Double) -> Bool {
         guard !closed else { return false }
         if queue.isEmpty { lastProgress = now }
-        return queue.push(line, reply: true)
+        guard queue.push(line, reply: true) else { return false }
+        if line.count > Self.sendBuffer && !widened { setSendBuffer(Self.replySendBuffer) }
+        return true
+    }
+
+    /// What the kernel holds for a client: small, so that a client that stops reading shows up
+    /// in its queue (bounded) rather than in memory the server cannot see.
+    static let sendBuffer: Int32 = 16 * 1024
+    /// While a large reply (a fleet's DEVICES or POLL) is written: 16 kB at a time, a 4 MB
+    /// POLL took 256 rounds of the loop and, waiting on the reader's delayed ACKs, 2 s.
+    /// (The kernel doubles it: 256 kB per client at most while its reply waits, 51 MB for 200.)
+    static let replySendBuffer: Int32 = 128 * 1024
+    /// Whether the send buffer is the larger one now.
+    private(set) var widened = false
+
+    func setSendBuffer(_ size: Int32) {
+        var size = size
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        widened = size > Self.sendBuffer
     }
 
     func close() {

@@ -4,7 +4,7 @@ import GPSSystem
 /// asks, until what they list changes, so a request costs the same at any fleet size. Each
 /// device's DEVICE object and last TPV and SKY are kept encoded beside it, so a rebuild is a
 /// copy of bytes. Rebuilds have a budget: 1% of the loop's time (10 ms a second, 50 ms at
-/// once) and 2 MB of new replies a second (4 MB at once). Past it the last one is sent again
+/// once) and 2 MB of new replies a second (8.5 MB at once). Past it the last one is sent again
 /// until the budget allows, so a fleet whose vehicles report every second neither makes
 /// each ?POLL a rebuild nor has clients hold more than that of distinct answers. A few
 /// devices never reach it: their replies are always the newest.
@@ -24,7 +24,8 @@ struct ReplyCache {
     static let timeShare = 0.01
     static let timeBurst = 0.05
     static let bytesPerSecond = 2_000_000.0
-    static let bytesBurst = 4_000_000.0
+    /// A whole reply of `ServerConfiguration.replyLimit`'s default fits in one go.
+    static let bytesBurst = 8_500_000.0
 
     let limit: Int
     private var devices: Built?

@@ -28,11 +28,11 @@ public struct ServerConfiguration: Sendable {
     /// been at least this long (10 s); otherwise the newcomer is refused. gpsd's users expect
     /// a new client to be served, and a squatter should not outlast one.
     public var giveWayAfter: Double = 10
-    /// The largest reply sent (4 MiB: the DEVICES of about 15,000 devices with 64-character
-    /// names): a DEVICES or POLL over it is answered with an ERROR that says so. Replies have
-    /// this much room of their own beside `queueLimit`, so one arrives whole even behind a
-    /// queue full of reports.
-    public var replyLimit: Int = 4 * 1024 * 1024
+    /// The largest reply sent (8 MiB: the DEVICES of about 40,000 devices with 64-character
+    /// names, the POLL of about 10,000 with a TPV and a small SKY each): a DEVICES or POLL over
+    /// it is answered with an ERROR that says so. Replies have this much room of their own
+    /// beside `queueLimit`, so one arrives whole even behind a queue full of reports.
+    public var replyLimit: Int = 8 * 1024 * 1024
     /// How often one client may have the fleet listed (`?DEVICES`, `?POLL`, and the DEVICES a
     /// watch starts with): `requestBurst` (10) at once, then `requestRate` (5) a second. One
     /// more is answered with an ERROR, and the rest until the rate allows are not answered.

@@ -26,16 +26,12 @@ extension ServerLoop {
                 acceptPausedUntil = now + 1
                 return
             }
-            // A small send buffer keeps what the kernel holds per client small, so that a
-            // client that stops reading shows up in its queue (bounded) rather than in memory
-            // the server cannot see.
-            var size: Int32 = 16 * 1024
-            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             var on: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
             // A peer that vanishes without a word frees its slot within minutes.
             KeepAlive.enable(on: fd)
             let client = Client(fd: fd, kind: kind, peer: peer, host: host, now: now, configuration: config)
+            client.setSendBuffer(Client.sendBuffer)
             if let refusal = makeRoom(for: client, now: now) {
                 // NMEA has no way to say why: its client is only closed.
                 if kind == .gpsd { client.send(Reports.error(refusal.message), now: now) }

@@ -188,6 +188,8 @@ struct ServerLoop {
         switch client.queue.flush(to: client.fd) {
         case .drained(let wrote):
             if wrote > 0 { client.lastProgress = now }
+            // The large reply is out: back to holding little in the kernel.
+            if client.widened { client.setSendBuffer(Client.sendBuffer) }
             if client.dropped > 0 {
                 server.peerLog("reading-again", "clients reading again after reports were dropped",
                                "client \(client.peer) is reading again; \(client.dropped) reports were dropped for it")
