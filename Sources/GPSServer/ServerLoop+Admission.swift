@@ -22,7 +22,9 @@ extension ServerLoop {
             case .none:
                 return
             case .exhausted(let reason):
-                server.log("gpsfix: serve: cannot take a new client (\(reason)); trying again in a second")
+                // Clients' connections can be what used the descriptors up: held to a rate too.
+                server.peerLog("exhausted", "times no new client could be taken",
+                               "cannot take a new client (\(reason)); trying again in a second")
                 acceptPausedUntil = now + 1
                 return
             }

@@ -92,8 +92,8 @@ extension ServerLoop {
         guard client.listings.take(now: now) else {
             // Told once; the requests after it, until the rate allows, are not answered.
             guard client.listings.refusedInARow == 1 else { return }
-            client.send(Reports.error("?\(listing.name) not answered: at most \(Int(config.requestBurst)) at once and "
-                                      + "\(Self.rate(config.requestRate)) a second are (\(listing.name) lists every device); ask less often"), now: now)
+            client.send(Reports.error("\(listing.name) not sent: it lists every device, so one client has it at most "
+                                      + "\(config.requestBurst) times at once and \(Self.rate(config.requestRate)) a second; ask less often"), now: now)
             server.peerLog("too-often", "requests for DEVICES or POLL refused as too frequent",
                            "client \(client.peer) asks for \(listing.name) too often; refusing some")
             return
