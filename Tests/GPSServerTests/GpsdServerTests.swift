@@ -205,10 +205,15 @@ struct GpsdServerTests {
         // The device's first data also brings a DEVICE line.
         // On a thread of its own: it must keep up with 2000 reports a second.
         let received = onOwnThread { reader.readLines(published + 1, within: 20) }
-        for _ in 0..<published {
-            harness.server.publish(.sky(sky))
-            usleep(500)
-        }
+        // Paced on a thread of its own too: a test holding a pool thread for seconds starves others.
+        let server = harness.server
+        _ = await onOwnThread {
+            for _ in 0..<published {
+                server.publish(.sky(sky))
+                usleep(500)
+            }
+            return true
+        }.value(within: .seconds(30))
         let lines = await received.value(within: .seconds(30)) ?? []
 
         // Then the reader has all of them, and the stuck client was dropped and cut off

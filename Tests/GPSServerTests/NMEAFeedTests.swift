@@ -77,10 +77,15 @@ struct NMEAFeedTests {
         let published = 4000
         // On a thread of its own: it must keep up with 2000 sentences a second.
         let received = onOwnThread { reader.readLines(published, within: 20) }
-        for _ in 0..<published {
-            harness.server.publish(.sentence(sentence))
-            usleep(500)
-        }
+        // Paced on a thread of its own too: a test holding a pool thread for seconds starves others.
+        let server = harness.server
+        _ = await onOwnThread {
+            for _ in 0..<published {
+                server.publish(.sentence(sentence))
+                usleep(500)
+            }
+            return true
+        }.value(within: .seconds(30))
         let lines = await received.value(within: .seconds(30)) ?? []
 
         // Then
