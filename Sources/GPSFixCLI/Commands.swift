@@ -116,11 +116,12 @@ enum Commands {
     static let serve = Command(
         name: "serve",
         summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
-        usage: "gpsfix serve [--listen [ADDR:]PORT | --no-listen] [--client-timeout S] [--nmea-listen [ADDR:]PORT] [--nmea-udp HOST:PORT] [--chrony-sock PATH] [--ntp-shm UNIT] [--time-offset SECONDS] [--mqtt URL [--mqtt-qos 0|1]] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE [--speed X|max] [--loop]]…",
+        usage: "gpsfix serve [--listen [ADDR:]PORT | --no-listen] [--client-timeout S] [--max-clients-per-address N] [--nmea-listen [ADDR:]PORT] [--nmea-udp HOST:PORT] [--chrony-sock PATH] [--ntp-shm UNIT] [--time-offset SECONDS] [--mqtt URL [--mqtt-qos 0|1]] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE [--speed X|max] [--loop]]…",
         options: severalSourceOptions + [
             .value("--listen", "[ADDR:]PORT", "Where to listen (default 127.0.0.1:2947): a port alone is on loopback, an address alone keeps port 2947. Another address than loopback opens the feed to the network."),
             .flag("--no-listen", "Do not serve gpsd's protocol on a port: serve only what --mqtt, --nmea-listen, --nmea-udp, --chrony-sock or --ntp-shm name."),
             .value("--client-timeout", "S", "Disconnect a watcher that reads nothing it is sent for S seconds (default 15). As in gpsd, a client that asks nothing goes after 60 s, and a poller 15 minutes after its last request."),
+            .value("--max-clients-per-address", "N", "Serve at most N clients at once from one address (default 64; this machine's clients all come from 127.0.0.1 or ::1), of the 200 in all. Past it, or past 200, a newcomer takes the place of the client idle longest, if that has sent and received nothing for 10 s, and is refused otherwise."),
             .value("--nmea-listen", "[ADDR:]PORT", "Also serve every sentence, as received with CR LF, to each TCP client on PORT (10110 by convention; loopback unless ADDR says otherwise)."),
             .value("--nmea-udp", "HOST:PORT", "Also send every sentence as one UDP datagram to HOST:PORT (a broadcast address reaches a whole network)."),
         ] + TimeFeed.options + MQTTOptions.serve,

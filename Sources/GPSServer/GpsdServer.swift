@@ -27,6 +27,8 @@ public final class GpsdServer: Sendable {
     public let nmeaAddress: ListenAddress?
     public let nmeaIsLoopback: Bool
     let log: @Sendable (String) -> Void
+    /// Holds the log lines clients cause to a rate, with counts.
+    let throttle: LogThrottle
     let listeners: [Listener]
     let nmeaListener: Listener?
     let datagrams: DatagramSender?
@@ -43,9 +45,25 @@ public final class GpsdServer: Sendable {
         var tag: GPSDJSON.Device
         /// When the device was (re)activated; nil while it is gone.
         var activated: Double?
-        /// What ?POLL answers with: its last TPV and SKY, each alone.
+        /// Its DEVICE object in DEVICES (no line end), encoded when it changes; nil while
+        /// it is not listed.
+        var entry: [UInt8]?
+        /// What ?POLL answers with: its last TPV and SKY, each alone (no line end).
         var lastTPV: [UInt8]?
         var lastSKY: [UInt8]?
+
+        init(_ description: DeviceDescription) {
+            self.description = description
+            tag = GPSDJSON.Device(description.path)
+        }
+
+        /// Encodes its DEVICES entry again after a change.
+        mutating func encodeEntry() {
+            guard let activated else { entry = nil; return }
+            var w = ByteWriter(capacity: 192 + description.path.utf8.count)
+            Reports.device(description, activated: activated, into: &w)
+            entry = w.bytes
+        }
     }
 
     /// What the sources' threads hand over, and what the loop reads.
@@ -59,6 +77,11 @@ public final class GpsdServer: Sendable {
         var clientCount = 0
         /// A wake-up is on its way to the loop: the next news need not send another.
         var wakePending = false
+        /// Bumped when what DEVICES lists changes, when a path changes, and when what
+        /// ?POLL answers changes: the loop's encodings are kept until then.
+        var listGeneration = 0
+        var pathGeneration = 0
+        var pollGeneration = 0
 
         /// Whether the caller must wake the loop (none is on its way yet).
         mutating func takeWake() -> Bool {
@@ -132,9 +155,10 @@ public final class GpsdServer: Sendable {
         self.datagrams = datagrams
         self.configuration = configuration
         self.log = log
+        throttle = LogThrottle(window: configuration.logWindow)
         guard let wake = Wakeup() else { throw .system(call: "pipe", reason: String(cString: strerror(errno))) }
         self.wake = wake
-        shared = Mutex(Shared(devices: devices.map { DeviceState(description: $0, tag: GPSDJSON.Device($0.path)) }))
+        shared = Mutex(Shared(devices: devices.map { DeviceState($0) }))
     }
 
     // MARK: - From the source
@@ -158,12 +182,12 @@ public final class GpsdServer: Sendable {
             // gpsd writes the epoch's GST after its TPV, for watchers of its JSON.
             GPSDJSON.gst(fix, device: tag, into: &w)
             item = .report(w.isEmpty ? tpv : tpv + Self.crlf(w.bytes), device: device)
-            lastTPV = tpv
+            lastTPV = Array(tpv.dropLast(2))
         case .sky(let sky):
             GPSDJSON.sky(sky, device: tag, into: &w)
             let line = Self.crlf(w.bytes)
             item = .report(line, device: device)
-            lastSKY = line
+            lastSKY = Array(line.dropLast(2))
         case .sentence(let line):
             w.append(line)
             w.append("\r\n")
@@ -178,8 +202,12 @@ public final class GpsdServer: Sendable {
             return
         case .status(.disconnected):
             let gone = shared.withLock { s -> Bool in
-                defer { s.devices[device].activated = nil }
-                return s.devices[device].activated != nil
+                guard s.devices[device].activated != nil else { return false }
+                s.devices[device].activated = nil
+                s.devices[device].encodeEntry()
+                s.listGeneration &+= 1
+                s.pollGeneration &+= 1
+                return true
             }
             guard gone else { return }
             item = shared.withLock { .device(Reports.device($0.devices[device].description, activated: nil), device: device) }
@@ -193,6 +221,7 @@ public final class GpsdServer: Sendable {
             if !item.isDeviceNews { activate(&s, device: device, now: now) }
             if let lastTPV { s.devices[device].lastTPV = lastTPV }
             if let lastSKY { s.devices[device].lastSKY = lastSKY }
+            if lastTPV != nil || lastSKY != nil { s.pollGeneration &+= 1 }
             // The loop drains this every few milliseconds; a backlog this long means it is
             // stuck, and the source must not grow memory waiting for it.
             if s.pending.count >= 10_000 {
@@ -226,6 +255,9 @@ public final class GpsdServer: Sendable {
     private func activate(_ s: inout Shared, device: Int, now: Double) {
         guard s.devices[device].activated == nil else { return }
         s.devices[device].activated = now
+        s.devices[device].encodeEntry()
+        s.listGeneration &+= 1
+        s.pollGeneration &+= 1
         s.pending.append(.device(Reports.device(s.devices[device].description, activated: now), device: device))
     }
 
@@ -235,6 +267,8 @@ public final class GpsdServer: Sendable {
         let mustWake = shared.withLock { s -> Bool in
             guard s.devices[device].description.bps != bps else { return false }
             s.devices[device].description.bps = bps
+            s.devices[device].encodeEntry()
+            s.listGeneration &+= 1
             guard let activated = s.devices[device].activated else { return false }
             s.pending.append(.device(Reports.device(s.devices[device].description, activated: activated), device: device))
             return s.takeWake()
@@ -246,7 +280,8 @@ public final class GpsdServer: Sendable {
     /// fleet): its index for `publish`. Listed in DEVICES once its first data comes.
     public func addDevice(_ description: DeviceDescription) -> Int {
         shared.withLock { s in
-            s.devices.append(DeviceState(description: description, tag: GPSDJSON.Device(description.path)))
+            s.devices.append(DeviceState(description))
+            s.pathGeneration &+= 1
             return s.devices.count - 1
         }
     }
@@ -260,8 +295,14 @@ public final class GpsdServer: Sendable {
             guard s.devices[device].description.path != path else { return }
             s.devices[device].description.path = path
             s.devices[device].tag = GPSDJSON.Device(path)
+            // A reused device (a fleet's forgotten vehicle's) never answers a POLL with the
+            // last vehicle's fix.
             s.devices[device].lastTPV = nil
             s.devices[device].lastSKY = nil
+            s.devices[device].encodeEntry()
+            s.listGeneration &+= 1
+            s.pathGeneration &+= 1
+            s.pollGeneration &+= 1
         }
     }
 
@@ -274,8 +315,50 @@ public final class GpsdServer: Sendable {
     /// Where it listens (the first address, when it was handed several).
     public var address: ListenAddress { addresses[0] }
 
-    /// The devices as DEVICE and DEVICES describe them now.
-    var devices: [DeviceState] { shared.withLock { $0.devices } }
+    // MARK: - For the loop's encodings: a copy of references, taken only after a change
+
+    /// The DEVICES entries of the devices in service, unless `generation` is still current.
+    func listing(after generation: Int?) -> (generation: Int, entries: [[UInt8]])? {
+        shared.withLock { s in
+            guard s.listGeneration != generation else { return nil }
+            return (s.listGeneration, s.devices.compactMap(\.entry))
+        }
+    }
+
+    /// What ?POLL lists, unless `generation` is still current: the devices in service, and
+    /// their last TPV and SKY.
+    func pollSources(after generation: Int?) -> (generation: Int, active: Int, tpv: [[UInt8]], sky: [[UInt8]])? {
+        shared.withLock { s in
+            guard s.pollGeneration != generation else { return nil }
+            var active = 0, tpv: [[UInt8]] = [], sky: [[UInt8]] = []
+            for d in s.devices where d.activated != nil {
+                active += 1
+                if let t = d.lastTPV { tpv.append(t) }
+                if let k = d.lastSKY { sky.append(k) }
+            }
+            return (s.pollGeneration, active, tpv, sky)
+        }
+    }
+
+    /// Every device's path, by index, unless `generation` is still current.
+    func paths(after generation: Int?) -> (generation: Int, paths: [String])? {
+        shared.withLock { s in
+            guard s.pathGeneration != generation else { return nil }
+            return (s.pathGeneration, s.devices.map(\.description.path))
+        }
+    }
+
+    /// One device's DEVICE line, as ?DEVICE answers.
+    func deviceLine(_ index: Int) -> [UInt8] {
+        let (description, activated) = shared.withLock { ($0.devices[index].description, $0.devices[index].activated) }
+        return Reports.device(description, activated: activated)
+    }
+
+    /// Logs a line a client caused (after "gpsfix: serve: "), within the throttle's rate;
+    /// `kind` is one of the loop's fixed words, `summary` what the count is of.
+    func peerLog(_ kind: String, _ summary: String, _ line: @autoclosure () -> String) {
+        for text in throttle.admit(kind, summary: summary, line: line) { log("gpsfix: serve: " + text) }
+    }
 
     /// Ends `run()`: clients are sent what is queued, as far as they take it at once, and closed.
     public func stop() {

@@ -1,28 +1,43 @@
 import Glibc
 
 /// What waits to be written to one client: whole lines, bounded in bytes. The lines are
-/// shared arrays (a report is formatted once for every client), so a queue holds references,
-/// and the bound is on what they would cost to send.
+/// shared arrays (a report is formatted once for every client, a DEVICES or POLL reply once
+/// for every client that asks), so a queue holds references, and the bounds are on what they
+/// would cost to send.
+///
+/// Reports and replies are bounded apart: reports by `limit`, replies to the client's own
+/// requests by `replyLimit`. A queue full of reports the client has not read yet still takes
+/// the DEVICES or POLL it asked for, whole, behind them.
 struct OutputQueue {
     let limit: Int
-    private var lines: [[UInt8]] = []
+    let replyLimit: Int
+    private var lines: [(bytes: [UInt8], reply: Bool)] = []
     private var head = 0
     /// How much of `lines[head]` has been written already.
     private var offset = 0
-    private(set) var bytes = 0
+    /// Bytes waiting, of reports and of replies.
+    private(set) var reportBytes = 0
+    private(set) var replyBytes = 0
 
-    init(limit: Int) {
+    init(limit: Int, replyLimit: Int) {
         self.limit = limit
+        self.replyLimit = replyLimit
     }
 
     var isEmpty: Bool { head == lines.count }
+    var bytes: Int { reportBytes + replyBytes }
 
-    /// Queues a whole line, or refuses it (returns false) when it would pass the bound: a
+    /// Queues a whole line, or refuses it (returns false) when it would pass its bound: a
     /// client gets whole reports or none, never half of one.
-    mutating func push(_ line: [UInt8]) -> Bool {
-        guard bytes + line.count <= limit else { return false }
-        lines.append(line)
-        bytes += line.count
+    mutating func push(_ line: [UInt8], reply: Bool = false) -> Bool {
+        if reply {
+            guard replyBytes + line.count <= replyLimit else { return false }
+            replyBytes += line.count
+        } else {
+            guard reportBytes + line.count <= limit else { return false }
+            reportBytes += line.count
+        }
+        lines.append((line, reply))
         return true
     }
 
@@ -39,7 +54,7 @@ struct OutputQueue {
     mutating func flush(to fd: Int32) -> Progress {
         var wrote = 0
         while head < lines.count {
-            let n = lines[head].withUnsafeBytes { raw in
+            let n = lines[head].bytes.withUnsafeBytes { raw in
                 send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             }
             if n < 0 {
@@ -48,9 +63,9 @@ struct OutputQueue {
                 return .failed(errno: errno)
             }
             wrote += n
-            bytes -= n
+            if lines[head].reply { replyBytes -= n } else { reportBytes -= n }
             offset += n
-            if offset == lines[head].count {
+            if offset == lines[head].bytes.count {
                 head += 1
                 offset = 0
             }

@@ -18,6 +18,29 @@ public struct ServerConfiguration: Sendable {
     public var requestLimit: Int
     /// The most clients at once, of either port.
     public var maxClients: Int
+    /// The most clients at once from one address (64, of `maxClients`' 200), so that one host
+    /// cannot take every slot: past it, a newcomer from there is refused (or served in place
+    /// of that address's longest-idle client, by `giveWayAfter`). Clients on this machine all
+    /// come from 127.0.0.1 or ::1 and share it too.
+    public var maxClientsPerAddress: Int = 64
+    /// When a newcomer finds every slot taken (or its address's), the client that has gone
+    /// longest without sending a request or being sent a report gives way to it, if that has
+    /// been at least this long (10 s); otherwise the newcomer is refused. gpsd's users expect
+    /// a new client to be served, and a squatter should not outlast one.
+    public var giveWayAfter: Double = 10
+    /// The largest reply sent (8 MiB: the DEVICES of about 40,000 devices with 64-character
+    /// names, the POLL of about 10,000 with a TPV and a small SKY each): a DEVICES or POLL over
+    /// it is answered with an ERROR that says so. Replies have this much room of their own
+    /// beside `queueLimit`, so one arrives whole even behind a queue full of reports.
+    public var replyLimit: Int = 8 * 1024 * 1024
+    /// How often one client may have the fleet listed (`?DEVICES`, `?POLL`, and the DEVICES a
+    /// watch starts with): `requestBurst` (10) at once, then `requestRate` (5) a second. One
+    /// more is answered with an ERROR, and the rest until the rate allows are not answered.
+    public var requestRate: Double = 5
+    public var requestBurst: Int = 10
+    /// Log lines a client causes (refused, too slow, timed out): five of each kind per this
+    /// many seconds (60) are written, the rest counted in one line when it is over.
+    public var logWindow: Double = 60
     /// Where to serve the bare sentences over TCP as well (port 10110 by convention), for
     /// chart plotters and apps that read NMEA rather than gpsd's protocol; nil for nowhere.
     /// Its clients get the same bounded queues and timeouts as gpsd's.

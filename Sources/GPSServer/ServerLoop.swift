@@ -22,11 +22,19 @@ struct ServerLoop {
     var datagramsLost = 0
     let heartbeat: Heartbeat?
     var nextBeat = 0.0
+    /// DEVICES and POLL, encoded once for every client that asks; the devices' paths.
+    var cache: ReplyCache
+    /// When the sources last published anything: a watch that got none of it since its
+    /// last request is idle, one that had nothing to get is not.
+    var lastPublished = -Double.infinity
+    /// When the log throttle's held counts are next looked at.
+    var nextCounts = 0.0
     var config: ServerConfiguration { server.configuration }
 
     init(server: GpsdServer, heartbeat: Heartbeat?) {
         self.server = server
         self.heartbeat = heartbeat
+        cache = ReplyCache(limit: server.configuration.replyLimit)
     }
 
     mutating func run() {
@@ -83,12 +91,22 @@ struct ServerLoop {
             expire(now: now)
             clients.removeAll { $0.closed }
             count(&counted)
+            tellHeldCounts(now: now)
         }
         for client in clients {
             _ = client.queue.flush(to: client.fd)
             client.close()
         }
         clients.removeAll()
+        for line in server.throttle.flush() { server.log("gpsfix: serve: " + line) }
+    }
+
+    /// Tells what the log throttle held back in windows that have ended, about once a
+    /// second, so that a count is told even when no more of its kind come.
+    private mutating func tellHeldCounts(now: Double) {
+        guard now >= nextCounts else { return }
+        nextCounts = now + 1
+        for line in server.throttle.due() { server.log("gpsfix: serve: " + line) }
     }
 
     /// Tells `clientCount` when the number has changed.
@@ -101,10 +119,14 @@ struct ServerLoop {
 
     /// Moves what the source published to the clients that want it. Returns true on stop.
     private mutating func takePublished(now: Double) -> Bool {
-        let (items, stopping, overflow, paths) = server.shared.withLock { s -> ([GpsdServer.Outgoing], Bool, Int, [String]) in
+        let (items, stopping, overflow) = server.shared.withLock { s -> ([GpsdServer.Outgoing], Bool, Int) in
             defer { s.pending.removeAll(keepingCapacity: true); s.overflow = 0; s.wakePending = false }
-            return (s.pending, s.stopping, s.overflow, s.devices.map(\.description.path))
+            return (s.pending, s.stopping, s.overflow)
         }
+        // Copied again only when a device was added or renamed, not per batch.
+        cache.refreshPaths(server)
+        let paths = cache.paths
+        if !items.isEmpty { lastPublished = now }
         if overflow > 0 { server.log("gpsfix: serve: fell behind the source; \(overflow) reports dropped for everyone") }
         for item in items {
             switch item {
@@ -133,9 +155,10 @@ struct ServerLoop {
 
     private func deliver(_ line: [UInt8], to client: Client, now: Double) {
         let before = client.dropped
-        client.send(line, now: now)
+        client.deliver(line, now: now)
         if client.dropped > before && before == 0 {
-            server.log("gpsfix: serve: client \(client.peer) is not reading; dropping reports for it until it does")
+            server.peerLog("not-reading", "clients not reading (reports dropped for them)",
+                           "client \(client.peer) is not reading; dropping reports for it until it does")
         }
     }
 
@@ -157,111 +180,6 @@ struct ServerLoop {
         }
     }
 
-    /// Takes every waiting connection that `accept` has, as clients of `kind`.
-    private mutating func acceptClients(_ kind: Client.Kind, now: Double, from accept: () -> Listener.Accepted) {
-        while true {
-            let fd: Int32, peer: String
-            switch accept() {
-            case .client(let f, let p):
-                (fd, peer) = (f, p)
-            case .none:
-                return
-            case .exhausted(let reason):
-                server.log("gpsfix: serve: cannot take a new client (\(reason)); trying again in a second")
-                acceptPausedUntil = now + 1
-                return
-            }
-            // A small send buffer keeps what the kernel holds per client small, so that a
-            // client that stops reading shows up in its queue (bounded) rather than in memory
-            // the server cannot see.
-            var size: Int32 = 16 * 1024
-            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            var on: Int32 = 1
-            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-            let client = Client(fd: fd, kind: kind, peer: peer, now: now, queueLimit: config.queueLimit, requestLimit: config.requestLimit)
-            guard clients.count < config.maxClients else {
-                // NMEA has no way to say why: its client is only closed.
-                if kind == .gpsd { client.send(Reports.error("Too many clients (\(config.maxClients)); try again later"), now: now) }
-                _ = client.queue.flush(to: fd)
-                client.close()
-                server.log("gpsfix: serve: refused \(peer): already serving \(config.maxClients) clients")
-                continue
-            }
-            if kind == .gpsd { client.send(Reports.version(release: config.release), now: now) }
-            clients.append(client)
-        }
-    }
-
-    private func receive(_ client: Client, now: Double, buffer: inout [UInt8]) {
-        guard !client.closed else { return }
-        let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
-            // The client hung up; nothing more can reach it.
-            client.close()
-            return
-        }
-        // What an NMEA client sends has no meaning here (some send their own sentences back).
-        guard n > 0, !client.closing, client.kind == .gpsd else { return }
-        let outcomes = buffer.withUnsafeBytes { client.scanner.feed(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-        for outcome in outcomes {
-            switch outcome {
-            case .request(let request):
-                client.lastRequest = now
-                client.hasAsked = true
-                answer(request, client: client, now: now)
-            case .overlong:
-                client.send(Reports.error("Request too long: more than \(config.requestLimit) bytes without ';' or newline"), now: now)
-                client.closing = true
-                server.log("gpsfix: serve: client \(client.peer) sent more than \(config.requestLimit) bytes without ending a request; disconnecting it")
-                return
-            }
-        }
-    }
-
-    private func answer(_ request: GpsdRequest, client: Client, now: Double) {
-        let devices = server.devices
-        let listed = devices.map { ($0.description, activated: $0.activated) }
-        switch request {
-        case .watch(let change?):
-            if let path = change.device, !devices.contains(where: { $0.description.path == path }) {
-                // gpsd's words, and as gpsd the watch is left as it was.
-                client.send(Reports.error("No such device as \(path)"), now: now)
-                return
-            }
-            let was = client.policy.enable
-            client.policy.apply(change)
-            // As gpsd: a watch that starts is told which devices there are, then its policy.
-            if client.policy.enable && !was { client.send(Reports.devices(listed), now: now) }
-            client.send(Reports.watch(client.policy), now: now)
-        case .watch(nil):
-            client.send(Reports.watch(client.policy), now: now)
-        case .poll:
-            let active = devices.filter { $0.activated != nil }
-            client.send(Reports.poll(now: Clocks.wallSeconds, active: active.count,
-                                     tpv: active.compactMap(\.lastTPV), sky: active.compactMap(\.lastSKY)), now: now)
-        case .devices:
-            client.send(Reports.devices(listed), now: now)
-        case .device(configures: false):
-            // The device watched, or the first; none yet (a fleet before its first vehicle) is
-            // answered as gpsd answers when it has no device.
-            guard let shown = devices.first(where: { client.policy.device == $0.description.path }) ?? devices.first else {
-                client.send(Reports.error("No device"), now: now)
-                return
-            }
-            client.send(Reports.device(shown.description, activated: shown.activated), now: now)
-        case .device(configures: true):
-            client.send(Reports.error("gpsfix does not reconfigure receivers: it only reads them"), now: now)
-        case .version:
-            client.send(Reports.version(release: config.release), now: now)
-        case .invalid(let message):
-            client.send(Reports.error(message), now: now)
-        case .unrecognized(let text):
-            // Quoted back, shortened: a client sending binary junk gets a readable answer.
-            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-            client.send(Reports.error("Unrecognized request '\(shown)'"), now: now)
-        }
-    }
-
     private func flush(_ client: Client, now: Double) {
         guard !client.queue.isEmpty else {
             if client.closing { client.close() }
@@ -270,8 +188,11 @@ struct ServerLoop {
         switch client.queue.flush(to: client.fd) {
         case .drained(let wrote):
             if wrote > 0 { client.lastProgress = now }
+            // The large reply is out: back to holding little in the kernel.
+            if client.widened { client.setSendBuffer(Client.sendBuffer) }
             if client.dropped > 0 {
-                server.log("gpsfix: serve: client \(client.peer) is reading again; \(client.dropped) reports were dropped for it")
+                server.peerLog("reading-again", "clients reading again after reports were dropped",
+                               "client \(client.peer) is reading again; \(client.dropped) reports were dropped for it")
                 client.dropped = 0
             }
             if client.closing { client.close() }
@@ -279,23 +200,6 @@ struct ServerLoop {
             if wrote > 0 { client.lastProgress = now }
         case .failed:
             client.close()
-        }
-    }
-
-    /// Closes clients that hold the server up, by gpsd's rules: watchers that have stopped
-    /// reading, clients that connect and ask nothing, pollers long silent.
-    private func expire(now: Double) {
-        let timeout = config.clientTimeout
-        for client in clients where !client.closed {
-            let idle = client.hasAsked ? config.pollerTimeout : config.assignmentTimeout
-            if !client.queue.isEmpty && now - client.lastProgress > timeout {
-                server.log("gpsfix: serve: client \(client.peer) has read nothing for \(Int(timeout)) s (\(client.dropped) reports dropped); disconnecting it")
-                client.close()
-            } else if client.kind == .gpsd && !client.policy.enable && now - client.lastRequest > idle {
-                client.send(Reports.error("Timed out: no request for \(Int(idle)) s"), now: now)
-                _ = client.queue.flush(to: client.fd)
-                client.close()
-            }
         }
     }
 }

@@ -203,12 +203,18 @@ struct GpsdServerTests {
         let sky = Sample.events(0..<1).compactMap { if case .sky(let s) = $0 { s } else { nil } }[0]
         let published = 1000
         // The device's first data also brings a DEVICE line.
-        let received = Task.detached { reader.readLines(published + 1, within: 20) }
-        for _ in 0..<published {
-            harness.server.publish(.sky(sky))
-            usleep(500)
-        }
-        let lines = await received.value
+        // On a thread of its own: it must keep up with 2000 reports a second.
+        let received = onOwnThread { reader.readLines(published + 1, within: 20) }
+        // Paced on a thread of its own too: a test holding a pool thread for seconds starves others.
+        let server = harness.server
+        _ = await onOwnThread {
+            for _ in 0..<published {
+                server.publish(.sky(sky))
+                usleep(500)
+            }
+            return true
+        }.value(within: .seconds(30))
+        let lines = await received.value(within: .seconds(30)) ?? []
 
         // Then the reader has all of them, and the stuck client was dropped and cut off
         #expect(lines.filter { $0.hasPrefix("{\"class\":\"SKY\"") }.count == published)

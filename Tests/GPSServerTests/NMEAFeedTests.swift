@@ -75,12 +75,18 @@ struct NMEAFeedTests {
         // When 4000 sentences (about 300 kB, far more than the stuck client's buffers and queue
         // hold) come at 2000 a second
         let published = 4000
-        let received = Task.detached { reader.readLines(published, within: 20) }
-        for _ in 0..<published {
-            harness.server.publish(.sentence(sentence))
-            usleep(500)
-        }
-        let lines = await received.value
+        // On a thread of its own: it must keep up with 2000 sentences a second.
+        let received = onOwnThread { reader.readLines(published, within: 20) }
+        // Paced on a thread of its own too: a test holding a pool thread for seconds starves others.
+        let server = harness.server
+        _ = await onOwnThread {
+            for _ in 0..<published {
+                server.publish(.sentence(sentence))
+                usleep(500)
+            }
+            return true
+        }.value(within: .seconds(30))
+        let lines = await received.value(within: .seconds(30)) ?? []
 
         // Then
         #expect(lines.count == published && lines.allSatisfy { $0 == sentence })

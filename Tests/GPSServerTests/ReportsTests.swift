@@ -53,13 +53,13 @@ struct ReportsTests {
 
     @Test("POLL embeds each active device's last TPV and SKY objects")
     func poll() throws {
-        let tpv = Array("{\"class\":\"TPV\",\"mode\":3}\r\n".utf8)
+        let tpv = Array("{\"class\":\"TPV\",\"mode\":3}".utf8)
         let p = try object(Reports.poll(now: 0, active: 1, tpv: [tpv], sky: []))
         #expect(p["time"] as? String == "1970-01-01T00:00:00.000Z")
         #expect(p["active"] as? Int == 1)
         #expect((p["tpv"] as? [[String: Any]])?.first?["mode"] as? Int == 3)
         #expect((p["sky"] as? [Any])?.isEmpty == true)
-        let other = Array("{\"class\":\"TPV\",\"mode\":2}\r\n".utf8)
+        let other = Array("{\"class\":\"TPV\",\"mode\":2}".utf8)
         let two = try object(Reports.poll(now: 0, active: 2, tpv: [tpv, other], sky: []))
         #expect((two["tpv"] as? [[String: Any]])?.compactMap { $0["mode"] as? Int } == [3, 2])
     }

@@ -14,13 +14,15 @@ final class ServerHarness: Sendable {
          queueLimit: Int = 256 * 1024, maxClients: Int = 200,
          device: DeviceDescription = DeviceDescription(path: "/dev/ttyTEST", bps: 9600),
          devices: [DeviceDescription]? = nil,
-         nmea: Bool = false, datagrams: ListenAddress? = nil) throws {
+         nmea: Bool = false, datagrams: ListenAddress? = nil,
+         configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         var configuration = ServerConfiguration(address: ListenAddress(host: "127.0.0.1", port: 0), release: "gpsfix test",
                                                 clientTimeout: clientTimeout, queueLimit: queueLimit, maxClients: maxClients,
                                                 nmeaAddress: nmea ? ListenAddress(host: "127.0.0.1", port: 0) : nil,
                                                 nmeaDatagramAddress: datagrams)
         configuration.assignmentTimeout = assignmentTimeout
         configuration.pollerTimeout = pollerTimeout
+        configure(&configuration)
         let logs = self.logs
         server = try GpsdServer(configuration: configuration, devices: devices ?? [device]) { line in logs.lines.withLock { $0.append(line) } }
         let server = self.server, ended = self.ended
@@ -32,8 +34,9 @@ final class ServerHarness: Sendable {
 
     var port: Int { server.address.port }
 
-    func client(receiveBuffer: Int32? = nil) throws -> LineClient {
-        try LineClient(port: port, receiveBuffer: receiveBuffer)
+    /// A client of gpsd's port; `from` another loopback address (127.0.0.2) for a second host.
+    func client(receiveBuffer: Int32? = nil, from source: String? = nil) throws -> LineClient {
+        try LineClient(port: port, receiveBuffer: receiveBuffer, from: source)
     }
 
     /// A client of the bare NMEA port, once the server has taken it: nothing greets it, so
@@ -67,4 +70,22 @@ final class ServerHarness: Sendable {
 
 final class LogLines: Sendable {
     let lines = Mutex<[String]>([])
+}
+
+/// Starts blocking `body` on a thread of its own, now. On Swift's cooperative pool (two
+/// threads on a two-core machine) a reader that must keep up may not even start while other
+/// tests' blocking reads hold both threads, and the server rightly drops it as a client
+/// that does not read.
+func onOwnThread<T: Sendable>(_ body: sending @escaping () -> T) -> Eventually<T> {
+    // `sending`: the caller gives the closure (and the client it reads) up; only the new
+    // thread calls it, as Task.detached would.
+    let handed = Handed(body)
+    let result = Eventually<T>()
+    Thread.detachNewThread { result.fulfill(handed.value()) }
+    return result
+}
+
+private struct Handed<V>: @unchecked Sendable {
+    let value: V
+    init(_ value: V) { self.value = value }
 }

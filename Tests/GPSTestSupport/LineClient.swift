@@ -9,10 +9,27 @@ public final class LineClient {
     /// Set once the server has closed the connection (read returned 0 or an error).
     public private(set) var closed = false
 
-    /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's buffer (a slow reader).
-    public init(port: Int, receiveBuffer: Int32? = nil) throws {
+    /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's buffer (a slow reader);
+    /// `from`, another loopback address (127.0.0.2), is where it connects from (a second host).
+    public init(port: Int, receiveBuffer: Int32? = nil, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SpawnError(description: "socket: \(String(cString: strerror(errno)))") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            guard inet_pton(AF_INET, source, &local.sin_addr) == 1 else {
+                close(fd)
+                throw SpawnError(description: "not an IPv4 address: \(source)")
+            }
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw SpawnError(description: "bind to \(source): \(reason)")
+            }
+        }
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }

@@ -56,7 +56,7 @@ struct ServeCommand {
             guard outlets.contains(where: { args[$0] != nil }) else {
                 throw UsageError(message: "--no-listen leaves nothing to serve: add one of \(outlets.joined(separator: ", "))")
             }
-            let stray = ["--listen", "--client-timeout"].filter { args[$0] != nil }
+            let stray = ["--listen", "--client-timeout", "--max-clients-per-address"].filter { args[$0] != nil }
             if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) are for the listener, which --no-listen turns off") }
             if passed != nil {
                 throw UsageError(message: "--no-listen: the service manager passed sockets to listen on (LISTEN_FDS); run without the socket unit, or without --no-listen")
@@ -73,6 +73,7 @@ struct ServeCommand {
             configuration.address = address
         }
         configuration.clientTimeout = try SourceOptions.seconds(args, "--client-timeout", default: configuration.clientTimeout)
+        if let perAddress = try SourceOptions.count(args, "--max-clients-per-address") { configuration.maxClientsPerAddress = perAddress }
         try NMEAFeedOptions.apply(args, to: &configuration)
         let speed = try SourceOptions.speed(args, default: .factor(1))
         // Sentences are forwarded for the clients that watch with "nmea" or "raw". A service

@@ -79,7 +79,8 @@ final class Listener: Sendable {
     deinit { close(fd) }
 
     enum Accepted {
-        case client(fd: Int32, peer: String)
+        /// `peer` is host and port, for the log; `host` alone, for counting by address.
+        case client(fd: Int32, peer: String, host: String)
         /// Nobody is waiting (or the one who was gave up).
         case none
         /// The process or the system is out of file descriptors, or of memory.
@@ -104,7 +105,7 @@ final class Listener: Sendable {
         _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
         _ = fcntl(client, F_SETFD, FD_CLOEXEC)
         let (host, port) = Self.describe(peer)
-        return .client(fd: client, peer: ListenAddress(host: host, port: port).description)
+        return .client(fd: client, peer: ListenAddress(host: host, port: port).description, host: host)
     }
 
     static func describe(_ address: sockaddr_storage) -> (String, Int) {

@@ -66,17 +66,40 @@ enum Reports {
     }
 
     static func devices(_ all: [(DeviceDescription, activated: Double?)]) -> [UInt8] {
-        var w = ByteWriter(capacity: 256 * all.count)
-        w.append("{\"class\":\"DEVICES\",\"devices\":[")
         // A device that has gone is not listed, as gpsd lists only open devices.
-        var first = true
-        for (d, activated) in all where activated != nil {
-            if !first { w.append(",") }
-            first = false
-            device(d, activated: activated, into: &w)
+        devices(entries: all.compactMap { d, activated in
+            activated.map { _ in
+                var w = ByteWriter(capacity: 256)
+                device(d, activated: activated, into: &w)
+                return w.bytes
+            }
+        })
+    }
+
+    /// DEVICES from each listed device's DEVICE object, encoded before (and kept while the
+    /// device does not change): one copy of bytes, however many devices.
+    static func devices(entries: [[UInt8]]) -> [UInt8] {
+        var w = ByteWriter(capacity: 64 + entries.reduce(0) { $0 + $1.count + 1 })
+        w.append("{\"class\":\"DEVICES\",\"devices\":[")
+        for (i, entry) in entries.enumerated() {
+            if i > 0 { w.append(",") }
+            w.append(bytes: entry)
         }
         w.append("]}\r\n")
         return w.bytes
+    }
+
+    /// The size of DEVICES of these entries, without building it.
+    static func devicesSize(entries: [[UInt8]]) -> Int {
+        let head = "{\"class\":\"DEVICES\",\"devices\":[".utf8.count + "]}\r\n".utf8.count
+        return head + entries.reduce(0) { $0 + $1.count } + max(entries.count - 1, 0)
+    }
+
+    /// The size of POLL with these objects, without building it (the time and count are at
+    /// most 60 bytes).
+    static func pollSize(tpv: [[UInt8]], sky: [[UInt8]]) -> Int {
+        let objects = tpv.reduce(0) { $0 + $1.count + 1 } + sky.reduce(0) { $0 + $1.count + 1 }
+        return 120 + objects
     }
 
     static func watch(_ p: WatchPolicy) -> [UInt8] {
@@ -98,10 +121,11 @@ enum Reports {
         return w.bytes
     }
 
-    /// `?POLL`'s answer: each active device's last TPV and SKY (each a line of its own as
-    /// broadcast, without the CR LF), stamped with the time of asking; `active` counts them.
+    /// `?POLL`'s answer: each active device's last TPV and SKY (each the object as broadcast,
+    /// without its line end), stamped with the time of asking; `active` counts them.
     static func poll(now: Double, active: Int, tpv: [[UInt8]], sky: [[UInt8]]) -> [UInt8] {
-        var w = ByteWriter(capacity: 4096)
+        let size = tpv.reduce(0) { $0 + $1.count + 1 } + sky.reduce(0) { $0 + $1.count + 1 }
+        var w = ByteWriter(capacity: 128 + size)
         w.append("{\"class\":\"POLL\",\"time\":\"")
         GPSDJSON.appendISO8601(unixSeconds: now, into: &w)
         w.append("\",\"active\":")
@@ -109,12 +133,12 @@ enum Reports {
         w.append(",\"tpv\":[")
         for (i, line) in tpv.enumerated() {
             if i > 0 { w.append(",") }
-            w.append(bytes: Array(line.dropLast(2)))
+            w.append(bytes: line)
         }
         w.append("],\"gst\":[],\"sky\":[")
         for (i, line) in sky.enumerated() {
             if i > 0 { w.append(",") }
-            w.append(bytes: Array(line.dropLast(2)))
+            w.append(bytes: line)
         }
         w.append("]}\r\n")
         return w.bytes

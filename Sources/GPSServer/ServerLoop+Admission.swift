@@ -1,0 +1,85 @@
+import Glibc
+
+/// Who gets a slot: every client up to `maxClients`, and up to `maxClientsPerAddress` from
+/// any one address; a newcomer that finds no room is served in place of the client in its
+/// way that has been idle longest, if that one has been idle for `giveWayAfter`. So 199
+/// clients that watch and never read hold no slot a new client wants for long.
+extension ServerLoop {
+    /// Why a newcomer was not taken, in the client's words, the log's and the throttle's.
+    struct Refusal {
+        let message: String
+        let kind: String
+        let summary: String
+    }
+
+    /// Takes every waiting connection that `accept` has, as clients of `kind`.
+    mutating func acceptClients(_ kind: Client.Kind, now: Double, from accept: () -> Listener.Accepted) {
+        while true {
+            let fd: Int32, peer: String, host: String
+            switch accept() {
+            case .client(let f, let p, let h):
+                (fd, peer, host) = (f, p, h)
+            case .none:
+                return
+            case .exhausted(let reason):
+                // Clients' connections can be what used the descriptors up: held to a rate too.
+                server.peerLog("exhausted", "times no new client could be taken",
+                               "cannot take a new client (\(reason)); trying again in a second")
+                acceptPausedUntil = now + 1
+                return
+            }
+            var on: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            // A peer that vanishes without a word frees its slot within minutes.
+            KeepAlive.enable(on: fd)
+            let client = Client(fd: fd, kind: kind, peer: peer, host: host, now: now, configuration: config)
+            client.setSendBuffer(Client.sendBuffer)
+            if let refusal = makeRoom(for: client, now: now) {
+                // NMEA has no way to say why: its client is only closed.
+                if kind == .gpsd { client.send(Reports.error(refusal.message), now: now) }
+                _ = client.queue.flush(to: fd)
+                client.close()
+                server.peerLog(refusal.kind, refusal.summary, "refused \(peer): \(refusal.message)")
+                continue
+            }
+            if kind == .gpsd { client.send(Reports.version(release: config.release), now: now) }
+            clients.append(client)
+        }
+    }
+
+    /// Nil when `newcomer` may be served (under both limits, or once the idlest client in its
+    /// way has given way); why not otherwise.
+    private func makeRoom(for newcomer: Client, now: Double) -> Refusal? {
+        var open = 0, sameHost = 0
+        var idlest: Client?, idlestOfHost: Client?
+        for client in clients where !client.closed {
+            open += 1
+            if idlest.map({ client.lastActivity < $0.lastActivity }) ?? true { idlest = client }
+            guard client.host == newcomer.host else { continue }
+            sameHost += 1
+            if idlestOfHost.map({ client.lastActivity < $0.lastActivity }) ?? true { idlestOfHost = client }
+        }
+        let inTheWay: Client?, refusal: Refusal
+        if sameHost >= config.maxClientsPerAddress {
+            inTheWay = idlestOfHost
+            refusal = Refusal(message: "Too many clients from \(newcomer.host) (\(config.maxClientsPerAddress)); try again later",
+                              kind: "refused-address", summary: "connections refused (too many from one address)")
+        } else if open >= config.maxClients {
+            inTheWay = idlest
+            refusal = Refusal(message: "Too many clients (\(config.maxClients)); try again later",
+                              kind: "refused-full", summary: "connections refused (every slot taken)")
+        } else {
+            return nil
+        }
+        guard let inTheWay, now - inTheWay.lastActivity >= config.giveWayAfter else { return refusal }
+        let idle = Int(now - inTheWay.lastActivity)
+        if inTheWay.kind == .gpsd {
+            inTheWay.send(Reports.error("Closed to make room for a new client: nothing asked or received for \(idle) s"), now: now)
+        }
+        _ = inTheWay.queue.flush(to: inTheWay.fd)
+        inTheWay.close()
+        server.peerLog("gave-way", "idle clients closed to make room for new ones",
+                       "closed \(inTheWay.peer), idle for \(idle) s, to make room for \(newcomer.peer)")
+        return nil
+    }
+}

@@ -1,0 +1,35 @@
+/// Clients that hold the server up are closed, by gpsd's rules and one more: watchers that
+/// have stopped reading, clients that connect and ask nothing, pollers long silent, and
+/// watches that get nothing of what the devices report (`?WATCH={"enable":true}` alone, or a
+/// device that sends nothing while others do), so that a slot cannot be squatted.
+extension ServerLoop {
+    func expire(now: Double) {
+        let timeout = config.clientTimeout
+        for client in clients where !client.closed {
+            if !client.queue.isEmpty && now - client.lastProgress > timeout {
+                server.peerLog("stuck", "clients disconnected for reading nothing",
+                               "client \(client.peer) has read nothing for \(Int(timeout)) s (\(client.dropped) reports dropped); disconnecting it")
+                client.close()
+                continue
+            }
+            guard client.kind == .gpsd else { continue }
+            if !client.policy.enable {
+                let idle = client.hasAsked ? config.pollerTimeout : config.assignmentTimeout
+                if now - client.lastRequest > idle { timeOut(client, "Timed out: no request for \(Int(idle)) s", now: now) }
+            } else if now - client.lastActivity > config.assignmentTimeout && lastPublished > client.lastActivity {
+                // The devices reported in that time, and none of it was for this watch. A
+                // watch that had nothing to get (every device quiet) is not idle by its own doing.
+                timeOut(client, "Timed out: this watch has received nothing for \(Int(config.assignmentTimeout)) s "
+                        + "while the devices reported; ask for \"json\":true, \"nmea\":true or a device that reports", now: now)
+                server.peerLog("idle-watch", "watches closed for receiving nothing",
+                               "client \(client.peer) watches but has received nothing for \(Int(config.assignmentTimeout)) s; disconnecting it")
+            }
+        }
+    }
+
+    private func timeOut(_ client: Client, _ message: String, now: Double) {
+        client.send(Reports.error(message), now: now)
+        _ = client.queue.flush(to: client.fd)
+        client.close()
+    }
+}
