@@ -120,6 +120,21 @@ struct LiveViewTests {
         #expect(lines[0].count == 100, "the status sits at the right edge")
     }
 
+    @Test("A course or azimuth just below 360 is drawn as 0, as the JSON writes it: never 360.0° (issue 17)")
+    func bearingsJustBelow360() throws {
+        var fix = Self.fix
+        fix.course = 359.96
+        var sky = Self.sky
+        sky.satellites[0].azimuth = 359.6
+        let lines = view([.status(.started), .fix(fix), .sky(sky)]).lines(now: 102.5, width: 100, height: 40)
+        let speed = try #require(line(lines, "Speed"))
+        #expect(speed.contains("course 0.0° N"), "\(speed)")
+        let g04 = try #require(lines.first { $0.contains("G04") })
+        #expect(g04.contains(" 0°") && !g04.contains("360°"), "\(g04)")
+        #expect(LiveViewText.bearing(359.94, 1) == "359.9")
+        #expect(LiveViewText.bearing(12.25, 0) == "12")
+    }
+
     @Test("The sky: a heading per constellation, then each satellite with elevation, azimuth, SNR bar and used flag")
     func skyTable() throws {
         // Given

@@ -178,7 +178,7 @@ struct LiveView: Sendable {
         if let g = fix.geoidSeparation { altitude += "   geoid " + T.decimal(g, 1) + " m" }
 
         var speed = fix.speed.map { T.decimal($0, 2) + " m/s (" + T.decimal($0 * 3.6, 1) + " km/h)" } ?? dash
-        speed += "   course " + (fix.course.map { T.decimal($0, 1) + degree + " " + T.compassPoint($0) } ?? dash)
+        speed += "   course " + (fix.course.map { T.bearing($0, 1) + degree + " " + T.compassPoint($0) } ?? dash)
         if let climb = fix.climb { speed += "   climb " + (climb > 0 ? "+" : "") + T.decimal(climb, 2) + " m/s" }
 
         var mode = T.mode(fix.mode)
@@ -246,7 +246,7 @@ struct LiveView: Sendable {
         let T = LiveViewText.self
         let dash = "—"
         let elevation = s.elevation.map { T.decimal($0, 0) + degree } ?? dash
-        let azimuth = s.azimuth.map { T.decimal($0, 0) + degree } ?? dash
+        let azimuth = s.azimuth.map { T.bearing($0, 0) + degree } ?? dash
         let snr = s.snr.map { T.decimal($0, 0) } ?? dash
         return "  " + T.pad(T.satellite(s.id), 6) + T.pad(elevation, 6, right: true) + T.pad(azimuth, 7, right: true)
             + T.pad(snr, 6, right: true) + "  " + T.pad(bar(s.snr), Self.barCells) + "  "

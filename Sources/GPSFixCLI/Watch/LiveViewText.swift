@@ -40,6 +40,15 @@ enum LiveViewText {
     }
 
     /// The nearest of the 16 compass points to a course in degrees true.
+    /// A bearing (course, azimuth) to `places` decimals, in [0, 360) as printed: 359.96 to
+    /// one place would round to 360.0, the same direction as 0.0, and is written so, as the
+    /// JSON and text outputs write it (`ByteWriter.append(bearing:)`).
+    static func bearing(_ degrees: Double, _ places: Int) -> String {
+        let text = decimal(degrees, places)
+        guard degrees < 360, text.hasPrefix("360") else { return text }
+        return decimal(0, places)
+    }
+
     static func compassPoint(_ degrees: Double) -> String {
         let points = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
         guard degrees.isFinite else { return "" }
