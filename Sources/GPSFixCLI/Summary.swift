@@ -9,6 +9,9 @@ enum Summary {
         if s.sentences.badChecksum > 0 { parts.append("\(s.sentences.badChecksum) with bad checksums") }
         if s.sentences.malformed > 0 { parts.append("\(s.sentences.malformed) malformed") }
         if s.sentences.outOfRange > 0 { parts.append("\(s.sentences.outOfRange) values out of range") }
+        if s.epochs.satellitesLeftOut > 0 {
+            parts.append("\(s.epochs.satellitesLeftOut) satellites left out of sky views (over \(Bounds.satellites.upperBound) in one)")
+        }
         if s.framing.truncated > 0 { parts.append("\(s.framing.truncated) truncated") }
         if s.framing.overlong > 0 { parts.append("\(s.framing.overlong) overlong") }
         if s.framing.junkBytes > 0 { parts.append("\(s.framing.junkBytes) junk bytes skipped") }

@@ -231,6 +231,10 @@ struct CommandsTests {
         let line = Summary.line(parser.statistics, source: "x.nmea")
         #expect(line.hasPrefix("x.nmea: 1 sentences decoded, 1 epochs"))
         #expect(line.contains("1 with bad checksums"))
+        #expect(!line.contains("left out"))
+        var crowded = parser.statistics
+        crowded.epochs.satellitesLeftOut = 79
+        #expect(Summary.line(crowded, source: "x.nmea").contains("79 satellites left out of sky views (over 140 in one)"))
     }
 }
 
