@@ -53,7 +53,7 @@ struct NetworkSourceTests {
         defer { stop(socat) }
         let out = dir.path + "/rec.nmea"
         let recorder = try await GPSFixProcess(["record", out, "--nmea-tcp", "127.0.0.1:\(port)"],
-                                               announcement: "closed the connection")
+                                               announcement: "closed by the other end")
         // The drop is a gap to wait through, not the end of the recording.
         #expect(await waitUntil(.seconds(5)) { recorder.stderr.contains("reconnecting (attempt 1)") }, "\(recorder.stderr)")
         #expect(await recorder.stop(SIGINT) == 0, "\(recorder.stderr)")

@@ -136,12 +136,12 @@ private final class TCPStream: ByteStream {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamRead {
         do {
             let count = try retryingInterrupts { recv(connection.descriptor, buffer.baseAddress, buffer.count, 0) }
-            guard count > 0 else { return .end(reason: "\(name) closed the connection") }
+            guard count > 0 else { return .end(reason: "the connection was closed by the other end") }
             return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         } catch where error == .wouldBlock {
             return .nothing
         } catch {
-            return .end(reason: "\(name): \(error)")
+            return .end(reason: "\(error)")
         }
     }
 }

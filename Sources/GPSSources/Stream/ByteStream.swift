@@ -31,7 +31,7 @@ enum StreamRead {
     /// Nothing after all (a spurious wake-up, another reader of a pipe was quicker).
     case nothing
     /// The stream is over: `reason` nil for the input's own end (a file's), else why it was
-    /// lost ("/dev/ttyUSB0 hung up", "the receiver closed the connection").
+    /// lost ("hung up", "the connection was closed by the other end"); the port or peer is named by whoever shows it.
     case end(reason: String?)
     /// It cannot be read on.
     case failed(LocationError)
