@@ -9,8 +9,11 @@ threads as a race. Tools/tsan/mutex-counter.swift shows it in 15 lines: two thre
 A name-based suppression file cannot single these out: `withLock` is inlined, even at -Onone,
 so the reported frames are the caller's closures, and a pattern broad enough to match them
 would hide real races too. So each report is judged here instead: it is the false positive
-when both racing accesses sit, by their first frame with a source line, inside a
-`withLock { … }` block of their function; anything else is a real race and fails the run.
+when each racing access was made with a `withLock { … }` closure on its stack: a frame of
+it, with a source line, lies inside such a block of its function (the access itself, or the
+call that led to it, as a method on the locked state called from the closure). A frame on
+the stack is running, so that closure's lock was held at the access. Anything else is a real
+race and fails the run.
 
 Usage: check.py TSAN_LOG
 """
@@ -20,16 +23,23 @@ import sys
 FRAME = re.compile(r"#\d+ .*? (/[^ :]+\.swift):(\d+)")
 
 
-def access_lines(block):
-    """The first frame with a source line of each of the two accesses."""
+def access_stacks(block):
+    """The frames with a source line of each of the two accesses, innermost first."""
     found = []
     # Each access's stack follows its header line: "  Read of size 8 at … by thread T1:",
     # "  Previous modifying access of Swift variable at … by thread T2:".
     for part in re.split(r"\n  \S[^\n]* by (?:main )?thread[^\n]*:\n", block)[1:3]:
-        for m in FRAME.finditer(part):
-            found.append((m.group(1), int(m.group(2))))
-            break
+        part = part.split("\n\n")[0]
+        found.append([(m.group(1), int(m.group(2))) for m in FRAME.finditer(part)])
     return found
+
+
+def under_lock(stack):
+    """The first frame of `stack` that lies inside a withLock block, or None."""
+    for frame in stack:
+        if inside_with_lock(*frame):
+            return frame
+    return None
 
 
 def inside_with_lock(path, line):
@@ -63,9 +73,9 @@ def main(path):
     real = 0
     for block in blocks:
         block = block.split("SUMMARY:")[0]
-        frames = access_lines(block)
-        if len(frames) == 2 and all(inside_with_lock(*f) for f in frames):
-            print("known false positive (both accesses inside withLock): %s:%d, %s:%d" % (*frames[0], *frames[1]))
+        frames = [under_lock(stack) for stack in access_stacks(block)]
+        if len(frames) == 2 and all(frames):
+            print("known false positive (both accesses under withLock): %s:%d, %s:%d" % (*frames[0], *frames[1]))
         else:
             real += 1
             print("RACE:" + block)
