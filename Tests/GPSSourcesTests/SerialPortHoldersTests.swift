@@ -119,6 +119,31 @@ struct SerialPortHoldersTests {
         #expect(delegate.errors.isEmpty)
     }
 
+    @Test("A port waited for that appears with another reader is refused naming it, not waited on in silence")
+    func appearsBusyIsRefused() async throws {
+        // Given a run waiting for a device that is not there yet
+        let pty = try PseudoTerminal()
+        let reader = try await holding(pty.path, [SocatPair.executable, "-u", "OPEN:\(pty.path)", "OPEN:/dev/null"])
+        defer { end(reader) }
+        let dir = try TemporaryDirectory()
+        let link = dir.path + "/gps0"
+        let manager = SerialNMEAManager(path: link, options: .init(baud: 9600, waitsForDevice: true))
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        manager.startUpdatingLocation()
+        defer { manager.stopUpdatingLocation() }
+        #expect(await waitUntil(.seconds(5)) { delegate.statuses.contains { if case .waiting = $0 { true } else { false } } })
+
+        // When it appears, and another process reads it
+        try #require(symlink(pty.path, link) == 0)
+
+        // Then the wait ends in the refusal a start would have given, naming the reader
+        #expect(await waitUntil(.seconds(10)) { !delegate.errors.isEmpty }, "\(delegate.events)")
+        #expect(delegate.errors == [.deviceBusy(path: link, holder: PortHolder(pid: reader, name: "socat"))])
+        #expect(!delegate.statuses.contains(.started))
+        #expect(!pty.isExclusive)
+    }
+
     @Test("A directory, a regular file or a FIFO is refused at once, even by a run told to wait for its device",
           arguments: ["directory", "file", "fifo"])
     func neverAReceiver(kind: String) async throws {

@@ -13,17 +13,19 @@ package struct Reconnection {
     }
 
     /// Calls `attempt` after each wait until it gives something back (the input is back) or
-    /// the run is stopped (nil). `attempt` returning nil means "not back yet". Each attempt is
+    /// the run is stopped (nil). `attempt` returning nil means "not back yet"; what it throws
+    /// ends the wait (waiting cannot mend it: a port another process reads). Each attempt is
     /// told through `reporter`, if given (waiting for an input that was never there is told
     /// once, as `.waiting`, by the caller).
-    package func wait<Input>(in run: SourceRuns.Run, reporting reporter: RunReporter?, _ attempt: () -> Input?) -> Input? {
+    package func wait<Input, Failure: Error>(in run: SourceRuns.Run, reporting reporter: RunReporter?,
+                                             _ attempt: () throws(Failure) -> Input?) throws(Failure) -> Input? {
         var delay = first
         var count = 0
         while true {
             if run.pause(delay) { return nil }
             count += 1
             reporter?.status(.reconnecting(attempt: count))
-            if let input = attempt() {
+            if let input = try attempt() {
                 return run.isStopped ? nil : input
             }
             delay = min(delay * 2, longest)

@@ -43,11 +43,21 @@ final class SerialOpener: StreamOpener {
         manager.options.reconnect ? .reconnect(Self.reconnection) : .fail(.deviceGone(path: manager.path))
     }
 
-    /// Every failure to open counts as "not back yet": the node may be missing, still owned
-    /// by root until udev has set its mode, or probed by ModemManager for a moment.
-    func reopen() -> (any ByteStream)? {
+    /// A failure to open counts as "not back yet" (the node may be missing, or still owned by
+    /// root until udev has set its mode), except a port that came back to another reader
+    /// (named) or as something that is no receiver: the run's failure, as at its start, for a
+    /// person to mend. ModemManager, which probes new serial ports for a moment, leaves the
+    /// receivers `udev/60-gpsfix.rules` knows alone (ID_MM_DEVICE_IGNORE).
+    func reopen() throws(LocationError) -> (any ByteStream)? {
         for path in [manager.path] + stableLinks {
-            if let stream = try? openConfigured(path) { return stream }
+            do {
+                return try openConfigured(path)
+            } catch {
+                switch error {
+                case .deviceBusy, .notADevice: throw error
+                default: continue
+                }
+            }
         }
         return nil
     }

@@ -67,8 +67,9 @@ protocol StreamOpener: AnyObject {
     /// What to do once `stream` has ended (`reason` nil: its own end), after `passes` passes
     /// of which this one counted `statistics`.
     func afterEnd(of stream: any ByteStream, reason: String?, passes: Int, statistics: Statistics) -> StreamEndAction
-    /// One attempt to open again after a loss, for `.reconnect`: nil when not back yet.
-    func reopen() -> (any ByteStream)?
+    /// One attempt to open again after a loss, for `.reconnect`: nil when not back yet; what
+    /// it throws, waiting cannot mend (the run's failure).
+    func reopen() throws(LocationError) -> (any ByteStream)?
     /// Whether a stream that cannot be opened at the start is waited for (told as `.waiting`,
     /// tried again with this back-off) rather than the run's failure.
     var waitsToOpen: Reconnection? { get }

@@ -64,7 +64,18 @@ final class StreamReader {
         } catch {
             guard let waiting = opener.waitsToOpen else { return reporter.fail(error) }
             reporter.status(.waiting(reason: error.description))
-            stream = waiting.wait(in: run, reporting: nil) { try? opener.open() }
+            do throws(LocationError) {
+                // A failure the opener says waiting cannot mend (the port appeared, and
+                // another process reads it) ends the wait as it would have ended the start.
+                stream = try waiting.wait(in: run, reporting: nil) { () throws(LocationError) -> (any ByteStream)? in
+                    do throws(LocationError) { return try opener.open() } catch {
+                        if opener.waitsToOpen == nil { throw error }
+                        return nil
+                    }
+                }
+            } catch {
+                return reporter.fail(error)
+            }
             if stream == nil { return }
         }
         if settings.announcesLink { reporter.status(.started) }
@@ -89,7 +100,11 @@ final class StreamReader {
                 stream = again
                 afterGap = false
             case .reconnect(let reconnection):
-                stream = reconnection.wait(in: run, reporting: reporter) { opener.reopen() }
+                do throws(LocationError) {
+                    stream = try reconnection.wait(in: run, reporting: reporter) { () throws(LocationError) in try opener.reopen() }
+                } catch {
+                    return reporter.fail(error)
+                }
                 afterGap = true
             }
         }
