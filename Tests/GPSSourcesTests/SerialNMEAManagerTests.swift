@@ -11,14 +11,6 @@ import Testing
 /// pace bytes in real time and share the process-wide last-working baud rate.
 @Suite("SerialNMEAManager through ptys", .serialized, .timeLimit(.minutes(1)))
 struct SerialNMEAManagerTests {
-    /// Starts `manager` with a recording delegate and waits for `.started` (or a failure).
-    func start(_ manager: SerialNMEAManager) async -> RecordingDelegate {
-        let delegate = RecordingDelegate()
-        manager.delegate = delegate
-        manager.startUpdatingLocation()
-        _ = await waitUntil(.seconds(5)) { delegate.statuses.contains(.started) || !delegate.errors.isEmpty }
-        return delegate
-    }
 
     // MARK: - Real pacing
 

@@ -12,13 +12,6 @@ import Testing
 @Suite("Serial ports: one reader per port", .serialized, .timeLimit(.minutes(1)),
        .enabled(if: access(SocatPair.executable, X_OK) == 0, "skipped: needs /usr/bin/socat (apt-get install socat)"))
 struct SerialPortHoldersTests {
-    func start(_ manager: SerialNMEAManager) async -> RecordingDelegate {
-        let delegate = RecordingDelegate()
-        manager.delegate = delegate
-        manager.startUpdatingLocation()
-        _ = await waitUntil(.seconds(5)) { delegate.statuses.contains(.started) || !delegate.errors.isEmpty }
-        return delegate
-    }
 
     /// The device number of `path`.
     func device(_ path: String) throws -> dev_t {

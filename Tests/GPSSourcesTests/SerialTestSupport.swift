@@ -5,6 +5,7 @@ import NMEA
 import GPSTestSupport
 import Foundation
 import Glibc
+import GPSSources
 import GPSLocation
 import Synchronization
 
@@ -219,4 +220,13 @@ final class ByteLog: Sendable {
     var handler: @Sendable (UnsafeRawBufferPointer) -> Void {
         { chunk in self.state.withLock { $0.bytes.append(contentsOf: chunk); $0.reads += 1 } }
     }
+}
+
+/// Starts `manager` with a recording delegate and waits for `.started` (or a failure).
+func start(_ manager: SerialNMEAManager) async -> RecordingDelegate {
+    let delegate = RecordingDelegate()
+    manager.delegate = delegate
+    manager.startUpdatingLocation()
+    _ = await waitUntil(.seconds(5)) { delegate.statuses.contains(.started) || !delegate.errors.isEmpty }
+    return delegate
 }
