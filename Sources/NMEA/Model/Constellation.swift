@@ -94,17 +94,13 @@ public struct SatelliteID: Hashable, Sendable, Comparable {
         default:
             break
         }
+        // Without a hint, gpsd's PRN space, but for where NMEA 4.x differs: BeiDou from 201
+        // (so QZSS ends at 199, and 200 is no one's), and NavIC, which has no number here.
         switch number {
-        case 1...32: self.init(constellation: .gps, svid: number)
-        case 33...64: self.init(constellation: .sbas, svid: number + 87)
-        case 65...96: self.init(constellation: .glonass, svid: number - 64)
-        case 120...158: self.init(constellation: .sbas, svid: number)
-        case 173...182: self.init(constellation: .imes, svid: number - 172)
-        case 193...199: self.init(constellation: .qzss, svid: number - 192)
+        case 200: return nil
         case 201...263: self.init(constellation: .beidou, svid: number - 200)
-        case 301...336: self.init(constellation: .galileo, svid: number - 300)
-        case 401...463: self.init(constellation: .beidou, svid: number - 400)
-        default: return nil
+        case 801...814: return nil
+        default: self.init(gpsdPRN: number)
         }
     }
 
