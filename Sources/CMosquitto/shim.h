@@ -6,8 +6,11 @@
 #define GPSFIX_CMOSQUITTO_SHIM_H
 
 #include <mosquitto.h>
-// MQTT 5's property and reason codes (a reader's Maximum Packet Size), also in every 1.6 and 2.x.
+// MQTT 5's property and reason codes (a reader's Maximum Packet Size), in every 1.6 and 2.x:
+// in 2.1 (Debian unstable) mosquitto.h brings them itself, and the old header only warns.
+#ifndef MQTT_PROTOCOL_H
 #include <mqtt_protocol.h>
+#endif
 
 #if LIBMOSQUITTO_MAJOR < 1 || (LIBMOSQUITTO_MAJOR == 1 && LIBMOSQUITTO_MINOR < 6)
 #error "gpsfix needs libmosquitto 1.6 or later"
