@@ -182,6 +182,9 @@ private struct ClientLoop {
             case .lost(let error):
                 client.tell(.disconnected(error, retry: delay))
                 if wakeup.sleep(delay) { wakeup.drain() }
+                // Time goes on while the broker is away: what waits on it (a fleet's quiet
+                // vehicles forgotten, counts a log holds back) is told, once per retry.
+                if !client.stopping { client.tell(.tick) }
                 delay = min(delay * 2, client.settings.longestRetry)
             }
         }

@@ -58,7 +58,8 @@ public final class MQTTManager: LocationManagerInterface {
     }
 
     /// Told, on the client's thread, what was refused or forgotten, and a tick a second while
-    /// connected (for counts a log holds back). Set before the start.
+    /// connected, or one per retry while the broker is away (for counts a log holds back).
+    /// Set before the start.
     public var onFleetNews: (@Sendable (FleetNews) -> Void)? {
         get { fleetNews.withLock { $0 }?.call }
         set { fleetNews.withLock { $0 = newValue.map(NewsHandler.init) } }

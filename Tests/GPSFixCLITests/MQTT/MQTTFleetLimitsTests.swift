@@ -88,6 +88,40 @@ struct MQTTFleetLimitsTests {
         #expect(await waitUntil(.seconds(3)) { seen.withLock { $0.last } == "fix van1" }, "\(seen.withLock { $0 })")
     }
 
+    @Test("A quiet vehicle is forgotten while the broker is away too: the clock does not stop with the connection")
+    func forgottenDuringOutage() async throws {
+        let broker = try await MQTTBroker()
+        var limits = FleetLimits()
+        limits.forgetAfter = 1.5
+        let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: "outage-forget"),
+                                  prefix: "fleet/+", limits: limits)
+        let seen = Mutex<[String]>([])
+        let started = Mutex(false)
+        manager.onFleetNews = { news in
+            if case .forgotten(let vehicle) = news { seen.withLock { $0.append("forgotten \(vehicle)") } }
+        }
+        let service = LocationService(manager: manager)
+        let subscription = service.subscribe { event in
+            switch event {
+            case .fix: seen.withLock { $0.append("fix \(manager.labelOfEventInHand ?? "-")") }
+            case .status(.started): started.withLock { $0 = true }
+            default: break
+            }
+        }
+        defer { service.unsubscribe(subscription); service.stop() }
+        service.start()
+        #expect(await waitUntil(.seconds(5)) { started.withLock { $0 } })
+        try await Task.sleep(for: .milliseconds(200))
+        try await FleetPublish.tpv(broker, "fleet/van1/tpv")
+        #expect(await waitUntil(.seconds(3)) { seen.withLock { $0 } == ["fix van1"] })
+
+        // When the broker goes away before the vehicle has been quiet long enough
+        broker.stop()
+
+        // Then it is forgotten all the same, with the broker still away
+        #expect(await waitUntil(.seconds(8)) { seen.withLock { $0 }.contains("forgotten van1") }, "\(seen.withLock { $0 })")
+    }
+
     @Test("A forgotten vehicle's device goes to the next new one: the server never has more devices than the cap")
     func forgottenDeviceReused() throws {
         let loopback = try #require(ListenAddress(parsing: "127.0.0.1:0"))
