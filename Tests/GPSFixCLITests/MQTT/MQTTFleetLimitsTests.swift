@@ -57,69 +57,82 @@ struct MQTTFleetLimitsTests {
     @Test("A vehicle silent for the (shortened) time is said gone and forgotten; heard again, it is new")
     func silentVehicleForgotten() async throws {
         let broker = try await MQTTBroker()
-        var limits = FleetLimits()
-        limits.forgetAfter = 1.5
-        let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: "forget-test"),
-                                  prefix: "fleet/+", limits: limits)
-        let seen = Mutex<[String]>([])
-        let started = Mutex(false)
-        manager.onFleetNews = { news in
-            if case .forgotten(let vehicle) = news { seen.withLock { $0.append("forgotten \(vehicle)") } }
-        }
-        let service = LocationService(manager: manager)
-        let subscription = service.subscribe { event in
-            let vehicle = manager.labelOfEventInHand ?? "-"
-            switch event {
-            case .fix: seen.withLock { $0.append("fix \(vehicle)") }
-            case .status(.disconnected): seen.withLock { $0.append("gone \(vehicle)") }
-            case .status(.started): started.withLock { $0 = true }
-            default: break
-            }
-        }
-        defer { service.unsubscribe(subscription); service.stop() }
-        service.start()
-        #expect(await waitUntil(.seconds(5)) { started.withLock { $0 } })
-        try await Task.sleep(for: .milliseconds(200))
+        let reader = QuietFleetReader(broker, clientID: "forget-test")
+        defer { reader.stop() }
+        #expect(await reader.started())
         try await FleetPublish.tpv(broker, "fleet/van1/tpv")
-        #expect(await waitUntil(.seconds(3)) { seen.withLock { $0 } == ["fix van1"] })
-        #expect(await waitUntil(.seconds(5)) { seen.withLock { $0.count } >= 3 })
-        #expect(seen.withLock { $0 } == ["fix van1", "gone van1", "forgotten van1"])
+        #expect(await waitUntil(.seconds(3)) { reader.seen == ["fix van1"] })
+        #expect(await waitUntil(.seconds(5)) { reader.seen.count >= 3 })
+        #expect(reader.seen == ["fix van1", "gone van1", "forgotten van1"])
         try await FleetPublish.tpv(broker, "fleet/van1/tpv")
-        #expect(await waitUntil(.seconds(3)) { seen.withLock { $0.last } == "fix van1" }, "\(seen.withLock { $0 })")
+        #expect(await waitUntil(.seconds(3)) { reader.seen.last == "fix van1" }, "\(reader.seen)")
     }
 
     @Test("A quiet vehicle is forgotten while the broker is away too: the clock does not stop with the connection")
     func forgottenDuringOutage() async throws {
         let broker = try await MQTTBroker()
-        var limits = FleetLimits()
-        limits.forgetAfter = 1.5
-        let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: "outage-forget"),
-                                  prefix: "fleet/+", limits: limits)
-        let seen = Mutex<[String]>([])
-        let started = Mutex(false)
-        manager.onFleetNews = { news in
-            if case .forgotten(let vehicle) = news { seen.withLock { $0.append("forgotten \(vehicle)") } }
-        }
-        let service = LocationService(manager: manager)
-        let subscription = service.subscribe { event in
-            switch event {
-            case .fix: seen.withLock { $0.append("fix \(manager.labelOfEventInHand ?? "-")") }
-            case .status(.started): started.withLock { $0 = true }
-            default: break
-            }
-        }
-        defer { service.unsubscribe(subscription); service.stop() }
-        service.start()
-        #expect(await waitUntil(.seconds(5)) { started.withLock { $0 } })
-        try await Task.sleep(for: .milliseconds(200))
+        let reader = QuietFleetReader(broker, clientID: "outage-forget")
+        defer { reader.stop() }
+        #expect(await reader.started())
         try await FleetPublish.tpv(broker, "fleet/van1/tpv")
-        #expect(await waitUntil(.seconds(3)) { seen.withLock { $0 } == ["fix van1"] })
+        #expect(await waitUntil(.seconds(3)) { reader.seen == ["fix van1"] })
 
         // When the broker goes away before the vehicle has been quiet long enough
         broker.stop()
 
         // Then it is forgotten all the same, with the broker still away
-        #expect(await waitUntil(.seconds(8)) { seen.withLock { $0 }.contains("forgotten van1") }, "\(seen.withLock { $0 })")
+        #expect(await waitUntil(.seconds(8)) { reader.seen.contains("forgotten van1") }, "\(reader.seen)")
+    }
+
+    /// A fleet reader (`fleet/+`) that forgets a vehicle quiet for 1.5 s, writing down each
+    /// vehicle's fixes, goings and forgettings in order.
+    final class QuietFleetReader: Sendable {
+        final class Record: Sendable {
+            let events = Mutex<[String]>([])
+            let started = Mutex(false)
+        }
+        let service: LocationService
+        let subscription: Int
+        private let record: Record
+
+        init(_ broker: MQTTBroker, clientID: String) {
+            var limits = FleetLimits()
+            limits.forgetAfter = 1.5
+            let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: clientID),
+                                      prefix: "fleet/+", limits: limits)
+            let record = Record()
+            self.record = record
+            manager.onFleetNews = { news in
+                if case .forgotten(let vehicle) = news { record.events.withLock { $0.append("forgotten \(vehicle)") } }
+            }
+            let service = LocationService(manager: manager)
+            subscription = service.subscribe { event in
+                let vehicle = manager.labelOfEventInHand ?? "-"
+                switch event {
+                case .fix: record.events.withLock { $0.append("fix \(vehicle)") }
+                case .status(.disconnected): record.events.withLock { $0.append("gone \(vehicle)") }
+                case .status(.started): record.started.withLock { $0 = true }
+                default: break
+                }
+            }
+            self.service = service
+            service.start()
+        }
+
+        var seen: [String] { record.events.withLock { $0 } }
+
+        /// Waits for the subscription, and a moment for the broker to take it.
+        func started() async -> Bool {
+            let record = self.record
+            let up = await waitUntil(.seconds(5)) { record.started.withLock { $0 } }
+            try? await Task.sleep(for: .milliseconds(200))
+            return up
+        }
+
+        func stop() {
+            service.unsubscribe(subscription)
+            service.stop()
+        }
     }
 
     @Test("A forgotten vehicle's device goes to the next new one: the server never has more devices than the cap")
