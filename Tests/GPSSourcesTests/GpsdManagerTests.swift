@@ -42,14 +42,6 @@ struct GpsdManagerTests {
         return Session(directory: directory, rig: rig, manager: manager, delegate: await start(manager))
     }
 
-    func start(_ manager: GpsdManager) async -> RecordingDelegate {
-        let delegate = RecordingDelegate()
-        manager.delegate = delegate
-        manager.startUpdatingLocation()
-        _ = await waitUntil(.seconds(5)) { delegate.statuses.contains(.started) || !delegate.errors.isEmpty }
-        return delegate
-    }
-
     @Test("A capture fed through gpsd gives the engine's positions (within 1e-7°) and altitudes",
           .timeLimit(.minutes(1)))
     func sameFixesAsEngine() async throws {

@@ -222,8 +222,9 @@ final class ByteLog: Sendable {
     }
 }
 
-/// Starts `manager` with a recording delegate and waits for `.started` (or a failure).
-func start(_ manager: SerialNMEAManager) async -> RecordingDelegate {
+/// Starts `manager` (a serial port, gpsd) with a recording delegate and waits for `.started`
+/// (or a failure).
+func start(_ manager: some LocationManagerInterface) async -> RecordingDelegate {
     let delegate = RecordingDelegate()
     manager.delegate = delegate
     manager.startUpdatingLocation()
