@@ -122,7 +122,7 @@ final class GpsdSession {
             case .readable:
                 break
             }
-            let received = buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try connection.receive(into: raw) } }
+            let received = buffer.withUnsafeMutableBytes { raw in Result { () throws(SystemError) in try connection.receive(into: raw) } }
             let count: Int
             switch received {
             case .success(let n): count = n

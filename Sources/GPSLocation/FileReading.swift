@@ -14,7 +14,7 @@ public func readWholeFile(_ path: String) throws(LocationError) -> [UInt8] {
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
         let n = chunk.withUnsafeMutableBytes { buffer in
-            Result { () throws(Errno) in try retryingInterrupts { read(fd, buffer.baseAddress, buffer.count) } }
+            Result { () throws(SystemError) in try retryingInterrupts { read(fd, buffer.baseAddress, buffer.count) } }
         }
         guard case .success(let n) = n else {
             if case .failure(let error) = n { throw fileError(path, error.rawValue) }

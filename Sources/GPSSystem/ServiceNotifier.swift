@@ -54,7 +54,7 @@ public final class ServiceNotifier: Sendable {
         }
         guard bytes.count <= MemoryLayout.size(ofValue: sockaddr_un().sun_path) else { throw .addressTooLong(address) }
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw .system(call: "socket", Errno(rawValue: errno)) }
+        guard descriptor >= 0 else { throw .system(call: "socket", SystemError(rawValue: errno)) }
         self.descriptor = descriptor
         self.address = address
         path = bytes
@@ -89,11 +89,11 @@ public final class ServiceNotifier: Sendable {
     }
 
     /// Sends `messages` as one datagram, in their order. Safe from any thread.
-    public func send(_ messages: Message...) throws(Errno) {
+    public func send(_ messages: Message...) throws(SystemError) {
         try send(messages)
     }
 
-    public func send(_ messages: [Message]) throws(Errno) {
+    public func send(_ messages: [Message]) throws(SystemError) {
         let text = messages.map(\.line).joined(separator: "\n")
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -121,7 +121,7 @@ public enum ServiceNotifierError: Error, Equatable, Sendable, CustomStringConver
     /// Longer than a unix socket's name can be (107 bytes).
     case addressTooLong(String)
     case malformed(variable: String, value: String)
-    case system(call: String, Errno)
+    case system(call: String, SystemError)
 
     public var description: String {
         switch self {

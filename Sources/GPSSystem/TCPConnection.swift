@@ -14,7 +14,7 @@ public final class TCPConnection {
         case timedOut(seconds: Double)
         /// Stopped while connecting.
         case stopped
-        case system(Errno)
+        case system(SystemError)
 
         public var description: String {
             switch self {
@@ -72,7 +72,7 @@ public final class TCPConnection {
     }
 
     /// Waits at most `seconds` for something to read, beside `wakeup`.
-    public func waitReadable(seconds: Double, wakeup: Wakeup) throws(Errno) -> Readiness {
+    public func waitReadable(seconds: Double, wakeup: Wakeup) throws(SystemError) -> Readiness {
         var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
         let ready = try retryingInterrupts { poll(&fds, 2, Clocks.pollTimeout(seconds)) }
@@ -80,8 +80,8 @@ public final class TCPConnection {
         return ready > 0 ? .readable : .timedOut
     }
 
-    /// Reads what has arrived: the count, 0 at the peer's end, `Errno.wouldBlock` when nothing has.
-    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    /// Reads what has arrived: the count, 0 at the peer's end, `SystemError.wouldBlock` when nothing has.
+    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         try retryingInterrupts { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
     }
 
@@ -117,7 +117,7 @@ public final class TCPConnection {
     private static func attempt(_ info: addrinfo, timeout: Double, wakeup: Wakeup) throws(Failure) -> Int32 {
         let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = socket(info.ai_family, flags, 0)
-        guard fd >= 0 else { throw .system(Errno(rawValue: errno)) }
+        guard fd >= 0 else { throw .system(SystemError(rawValue: errno)) }
         var connected = false
         defer { if !connected { close(fd) } }
         if Glibc.connect(fd, info.ai_addr, info.ai_addrlen) != 0 {
@@ -147,6 +147,6 @@ public final class TCPConnection {
     }
 
     private static func failure(_ code: Int32) -> Failure {
-        code == ECONNREFUSED ? .refused : .system(Errno(rawValue: code))
+        code == ECONNREFUSED ? .refused : .system(SystemError(rawValue: code))
     }
 }

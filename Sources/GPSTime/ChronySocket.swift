@@ -23,7 +23,7 @@ public final class ChronySocket: @unchecked Sendable {
             throw .socketPathTooLong(path: path)
         }
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw .system(call: "socket", Errno(rawValue: errno)) }
+        guard descriptor >= 0 else { throw .system(call: "socket", SystemError(rawValue: errno)) }
         self.descriptor = descriptor
         self.path = path
         address.sun_family = sa_family_t(AF_UNIX)

@@ -28,15 +28,15 @@ public final class NTPSharedMemory: @unchecked Sendable {
         guard identifier >= 0 else {
             let code = errno
             switch code {
-            case EACCES, EPERM: throw .sharedMemoryRefused(unit: unit, Errno(rawValue: code))
+            case EACCES, EPERM: throw .sharedMemoryRefused(unit: unit, SystemError(rawValue: code))
             case EINVAL: throw .sharedMemoryMismatch(unit: unit)
-            default: throw .system(call: "shmget", Errno(rawValue: code))
+            default: throw .system(call: "shmget", SystemError(rawValue: code))
             }
         }
         guard let address = shmat(identifier, nil, 0), address != UnsafeMutableRawPointer(bitPattern: -1) else {
             let code = errno
-            if code == EACCES { throw .sharedMemoryRefused(unit: unit, Errno(rawValue: code)) }
-            throw .system(call: "shmat", Errno(rawValue: code))
+            if code == EACCES { throw .sharedMemoryRefused(unit: unit, SystemError(rawValue: code)) }
+            throw .system(call: "shmat", SystemError(rawValue: code))
         }
         self.unit = unit
         segment = address.bindMemory(to: gpsfix_shm_time.self, capacity: 1)

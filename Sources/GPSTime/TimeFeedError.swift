@@ -8,11 +8,11 @@ public enum TimeFeedError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The path does not fit a Unix socket address (108 bytes).
     case socketPathTooLong(path: String)
     /// The segment is there but not ours to write: another user made it with mode 0600.
-    case sharedMemoryRefused(unit: Int, Errno)
+    case sharedMemoryRefused(unit: Int, SystemError)
     /// A segment under that key exists with another size: not an NTP SHM segment.
     case sharedMemoryMismatch(unit: Int)
     /// Any other failure of a call, with the call's name.
-    case system(call: String, Errno)
+    case system(call: String, SystemError)
 
     public var description: String {
         switch self {

@@ -83,8 +83,8 @@ struct SerialPortTests {
         try #require(chown(node, uid_t.max, dialout) == 0, "cannot chown: \(String(cString: strerror(errno)))")
 
         // When open fails with EACCES (or EPERM)
-        let denied = DeviceAccess.error(opening: link, Errno(rawValue: EACCES))
-        let notPermitted = DeviceAccess.error(opening: link, Errno(rawValue: EPERM))
+        let denied = DeviceAccess.error(opening: link, SystemError(rawValue: EACCES))
+        let notPermitted = DeviceAccess.error(opening: link, SystemError(rawValue: EPERM))
 
         // Then the error names the group, and its message the fix
         #expect(denied == .permissionDenied(path: link, group: "dialout"))
@@ -97,7 +97,7 @@ struct SerialPortTests {
         let dir = try TemporaryDirectory()
         let node = try dir.write("ttyS9", "")
         try #require(chown(node, uid_t.max, 0) == 0)
-        #expect(DeviceAccess.error(opening: node, Errno(rawValue: EACCES)) == .permissionDenied(path: node, group: nil))
+        #expect(DeviceAccess.error(opening: node, SystemError(rawValue: EACCES)) == .permissionDenied(path: node, group: nil))
         #expect(DeviceAccess.owningGroup(of: dir.path + "/missing") == nil)
     }
 
@@ -107,7 +107,7 @@ struct SerialPortTests {
     ])
     func errnoMapping(code: Int32, kind: String) {
         let path = "/dev/ttyUSB7"
-        let error = DeviceAccess.error(opening: path, Errno(rawValue: code)) { _ in "dialout" }
+        let error = DeviceAccess.error(opening: path, SystemError(rawValue: code)) { _ in "dialout" }
         switch kind {
         case "missing": #expect(error == .deviceNotFound(searched: [path]))
         case "busy":
@@ -128,7 +128,7 @@ struct SerialPortTests {
         }
         #expect(result == 7)
         #expect(calls == 3)
-        #expect(throws: Errno.busy) { try retryingInterrupts { () -> Int32 in errno = EBUSY; return -1 } }
+        #expect(throws: SystemError.busy) { try retryingInterrupts { () -> Int32 in errno = EBUSY; return -1 } }
     }
 
     // MARK: - Autobaud's plan

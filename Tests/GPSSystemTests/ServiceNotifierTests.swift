@@ -49,7 +49,7 @@ struct ServiceNotifierTests {
     func nobodyListening() throws {
         let dir = try TemporaryDirectory()
         let notifier = try ServiceNotifier(address: dir.path + "/nobody")
-        #expect(throws: Errno.noSuchFile) { try notifier.send(.ready) }
+        #expect(throws: SystemError.noSuchFile) { try notifier.send(.ready) }
     }
 
     @Test("Addresses that are not a path or an abstract name, or are too long, are refused")

@@ -55,7 +55,7 @@ enum MQTTPassword {
         var bytes = [UInt8](repeating: 0, count: 4097)
         var count = 0
         while count < bytes.count {
-            let n = (try? bytes.withUnsafeMutableBytes { buffer throws(Errno) in
+            let n = (try? bytes.withUnsafeMutableBytes { buffer throws(SystemError) in
                 try retryingInterrupts { Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count) }
             }) ?? 0
             guard n > 0 else { break }

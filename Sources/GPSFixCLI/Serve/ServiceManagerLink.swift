@@ -84,10 +84,10 @@ final class ServiceManagerLink: Sendable {
     /// send reaches the manager in the order it was decided (a send never blocks); logs a
     /// failure outside it.
     private func send(_ decide: (inout State) -> [ServiceNotifier.Message]) {
-        let failure = state.withLock { s -> Errno? in
+        let failure = state.withLock { s -> SystemError? in
             let messages = decide(&s)
             guard !messages.isEmpty else { return nil }
-            do throws(Errno) {
+            do throws(SystemError) {
                 try notifier.send(messages)
                 return nil
             } catch {

@@ -32,13 +32,13 @@ final class DatagramSender: Sendable {
 
     /// Sends `datagram` as one datagram; throws when it was not sent (`.wouldBlock`: the
     /// socket's buffer is full).
-    func send(_ datagram: [UInt8]) throws(Errno) {
+    func send(_ datagram: [UInt8]) throws(SystemError) {
         var destination = destination
         let (fd, length) = (fd, length)
-        let failure = withUnsafePointer(to: &destination) { address -> Errno? in
-            address.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> Errno? in
-                datagram.withUnsafeBytes { bytes -> Errno? in
-                    do throws(Errno) {
+        let failure = withUnsafePointer(to: &destination) { address -> SystemError? in
+            address.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> SystemError? in
+                datagram.withUnsafeBytes { bytes -> SystemError? in
+                    do throws(SystemError) {
                         _ = try retryingInterrupts {
                             sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), address, length)
                         }

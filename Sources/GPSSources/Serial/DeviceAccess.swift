@@ -9,7 +9,7 @@ enum DeviceAccess {
     /// never is).
     static func error(
         opening path: String,
-        _ code: Errno,
+        _ code: SystemError,
         group: (String) -> String? = owningGroup(of:)
     ) -> LocationError {
         switch code {

@@ -24,11 +24,11 @@ enum ExclusiveHolds {
 
     /// Puts the tty open at `descriptor` in exclusive mode and writes the hold down. Throws
     /// ECANCELED once the process has begun to exit.
-    static func take(_ descriptor: Int32) throws(Errno) {
+    static func take(_ descriptor: Int32) throws(SystemError) {
         _ = exitHandler
         // Under the lock, so that the exit handler sees either no hold or one it clears.
-        try state.withLock { state throws(Errno) in
-            guard !state.exiting else { throw Errno(rawValue: ECANCELED) }
+        try state.withLock { state throws(SystemError) in
+            guard !state.exiting else { throw SystemError(rawValue: ECANCELED) }
             _ = try retryingInterrupts { ioctl(descriptor, UInt(TIOCEXCL)) }
             state.descriptors.insert(descriptor)
         }

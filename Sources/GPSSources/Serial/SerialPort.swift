@@ -67,7 +67,7 @@ final class SerialPort {
     private func refuseOtherReaders() throws(LocationError) -> Looked {
         var info = stat()
         guard isatty(descriptor) == 1, fstat(descriptor, &info) == 0 else {
-            throw DeviceAccess.error(opening: path, Errno(rawValue: ENOTTY))
+            throw DeviceAccess.error(opening: path, SystemError(rawValue: ENOTTY))
         }
         if ExclusiveHolds.holds(device: info.st_rdev) { throw .deviceBusy(path: path, holder: TTYHolders.thisProcess) }
         let scan = TTYHolders.scan(device: info.st_rdev)
@@ -172,7 +172,7 @@ final class SerialPort {
         case nothing
         /// End of file: on a tty, only after a hang-up.
         case end
-        case failed(Errno)
+        case failed(SystemError)
     }
 
     /// Reads what is there, at most `buffer.count` bytes, without blocking.

@@ -26,10 +26,10 @@ public struct Field {
     /// A decimal number as mantissa and scale, exact: no binary rounding before the caller decides.
     ///
     /// Bounded so that no arithmetic on it can overflow: at most 18 significant digits (|mantissa|
-    /// < 10^18) and at most `Decimal.maximumScale` digits after the point (further ones are cut:
+    /// < 10^18) and at most `ExactDecimal.maximumScale` digits after the point (further ones are cut:
     /// no NMEA quantity is that fine). A longer integer part is no NMEA quantity either: nil.
     @inline(__always)
-    public var decimal: Decimal? {
+    public var decimal: ExactDecimal? {
         let n = bytes.count
         guard n > 0 else { return nil }
         var i = 0
@@ -54,12 +54,12 @@ public struct Field {
         // A sign or a point alone is no number.
         let first = negative || bytes[0] == ASCII.plus ? 1 : 0
         guard n - first - (dot < 0 ? 0 : 1) > 0 else { return nil }
-        return Decimal(mantissa: negative ? -mantissa : mantissa, scale: dot < 0 ? 0 : n - dot - 1)
+        return ExactDecimal(mantissa: negative ? -mantissa : mantissa, scale: dot < 0 ? 0 : n - dot - 1)
     }
 
     /// A field longer than any real quantity's: read within the bounds, digit by digit.
     @inline(never)
-    private static func longDecimal(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, negative: Bool) -> Decimal? {
+    private static func longDecimal(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, negative: Bool) -> ExactDecimal? {
         var mantissa: Int64 = 0
         var scale = 0
         var digits = 0
@@ -68,7 +68,7 @@ public struct Field {
         for c in bytes[start...] {
             if c >= ASCII.zero && c <= ASCII.nine {
                 seenDigit = true
-                if seenDot && scale == Decimal.maximumScale {
+                if seenDot && scale == ExactDecimal.maximumScale {
                     // Finer than anything a receiver measures: cut.
                 } else if digits < 18 {
                     mantissa = mantissa &* 10 &+ Int64(c &- ASCII.zero)
@@ -85,7 +85,7 @@ public struct Field {
             }
         }
         guard seenDigit else { return nil }
-        return Decimal(mantissa: negative ? -mantissa : mantissa, scale: scale)
+        return ExactDecimal(mantissa: negative ? -mantissa : mantissa, scale: scale)
     }
 
     /// `hhmmss[.s…]` as a time of day, to the millisecond (further digits are cut, not
@@ -131,10 +131,10 @@ public struct Field {
               h == positive || h == negative, hemisphere.bytes.count == 1 else { return nil }
         // Degrees are the digits above the minutes: split exactly on the decimal mantissa so that
         // minutes with 4, 5 or 6 decimals keep their full precision.
-        // `scale` is at most `Decimal.maximumScale`, so 100 · 10^scale fits.
+        // `scale` is at most `ExactDecimal.maximumScale`, so 100 · 10^scale fits.
         let hundred = powersOfTen[d.scale + 2]
         let degrees = Double(d.mantissa / hundred)
-        let minutes = Decimal(mantissa: d.mantissa % hundred, scale: d.scale).value
+        let minutes = ExactDecimal(mantissa: d.mantissa % hundred, scale: d.scale).value
         guard minutes < 60 else { return nil }
         let value = degrees + minutes / 60
         return h == negative ? -value : value
@@ -142,7 +142,7 @@ public struct Field {
 }
 
 /// An exact decimal as read from a field: `value = mantissa / 10^scale`.
-public struct Decimal: Equatable, Sendable {
+public struct ExactDecimal: Equatable, Sendable {
     public var mantissa: Int64
     public var scale: Int
 

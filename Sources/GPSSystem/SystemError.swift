@@ -4,49 +4,49 @@ import Glibc
 ///
 /// Named cases for the values the serial source decides on; the rest keep their number and
 /// read as the C library's message.
-public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
+public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
 
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// A signal arrived during the call. The corresponding C constant is `EINTR`.
-    public static let interrupted = Errno(rawValue: EINTR)
+    public static let interrupted = SystemError(rawValue: EINTR)
     /// Nothing to read now on a non-blocking descriptor. The corresponding C constant is `EAGAIN`.
-    public static let wouldBlock = Errno(rawValue: EAGAIN)
+    public static let wouldBlock = SystemError(rawValue: EAGAIN)
     /// The device failed or went away under an open descriptor. The corresponding C constant is `EIO`.
-    public static let ioError = Errno(rawValue: EIO)
+    public static let ioError = SystemError(rawValue: EIO)
     /// The device behind a node is gone. The corresponding C constant is `ENODEV`.
-    public static let noSuchDevice = Errno(rawValue: ENODEV)
+    public static let noSuchDevice = SystemError(rawValue: ENODEV)
     /// A node with no device behind it. The corresponding C constant is `ENXIO`.
-    public static let noSuchDeviceOrAddress = Errno(rawValue: ENXIO)
+    public static let noSuchDeviceOrAddress = SystemError(rawValue: ENXIO)
     /// No such file. The corresponding C constant is `ENOENT`.
-    public static let noSuchFile = Errno(rawValue: ENOENT)
+    public static let noSuchFile = SystemError(rawValue: ENOENT)
     /// A path component is not a directory. The corresponding C constant is `ENOTDIR`.
-    public static let notADirectory = Errno(rawValue: ENOTDIR)
+    public static let notADirectory = SystemError(rawValue: ENOTDIR)
     /// Held by someone else. The corresponding C constant is `EBUSY`.
-    public static let busy = Errno(rawValue: EBUSY)
+    public static let busy = SystemError(rawValue: EBUSY)
     /// The mode bits refuse us. The corresponding C constant is `EACCES`.
-    public static let permissionDenied = Errno(rawValue: EACCES)
+    public static let permissionDenied = SystemError(rawValue: EACCES)
     /// Not allowed at all. The corresponding C constant is `EPERM`.
-    public static let notPermitted = Errno(rawValue: EPERM)
+    public static let notPermitted = SystemError(rawValue: EPERM)
     /// Not a terminal, so no termios. The corresponding C constant is `ENOTTY`.
-    public static let notATerminal = Errno(rawValue: ENOTTY)
+    public static let notATerminal = SystemError(rawValue: ENOTTY)
 
     public var description: String { String(cString: strerror(rawValue)) }
 }
 
 /// Makes a system call, again for as long as a signal interrupts it, and turns a failure into
-/// a thrown `Errno`.
+/// a thrown `SystemError`.
 ///
 /// The one place the sources talk to the kernel through: `errno` is read immediately
 /// after the failing call (anything in between, even an allocation, may change it), and
 /// `EINTR` never reaches a caller. Calls that report failure as -1 only.
-public func retryingInterrupts<Result: FixedWidthInteger>(_ call: () -> Result) throws(Errno) -> Result {
+public func retryingInterrupts<Result: FixedWidthInteger>(_ call: () -> Result) throws(SystemError) -> Result {
     while true {
         let result = call()
         if result != -1 { return result }
         let code = errno
         if code == EINTR { continue }
-        throw Errno(rawValue: code)
+        throw SystemError(rawValue: code)
     }
 }
