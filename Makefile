@@ -29,7 +29,7 @@ SHELL      := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 PIPED      := 2>&1 | cat
 
-.PHONY: run test build release check-links deps-run deps-test deps-distros distros conformance bench captures install uninstall install-udev deb clean fuzz fuzz-gpsd sanitize tsan
+.PHONY: run test build release docs check-links deps-run deps-test deps-distros distros conformance bench captures install uninstall install-udev deb clean fuzz fuzz-gpsd sanitize tsan
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -82,6 +82,13 @@ distros: deps-test deps-distros
 
 bench: release
 	Benchmarks/bench.sh
+
+# DocC archives of every library product in .build/docs/ (open one with `docc preview` or serve
+# it statically), built with the toolchain's own docc from the debug build's symbol graphs,
+# warnings as errors; it fails, naming them, on public symbols with no documentation.
+docs:
+	$(SWIFT) build $(PIPED)
+	Tools/docs/build.sh
 
 captures:
 	python3 Tools/make-captures.py
