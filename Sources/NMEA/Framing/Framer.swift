@@ -19,8 +19,11 @@ public struct Framer: Sendable {
     private var inSentence = false
     private var running = Scanned()
 
+    /// What this framer has seen so far besides good lines, since it was made.
     public private(set) var statistics = FramingStatistics()
 
+    /// A framer between sentences, with its buffer of ``maximumSentenceLength`` bytes: the only
+    /// allocation it makes.
     public init() {
         carry = [UInt8](repeating: 0, count: Framer.maximumSentenceLength)
     }
@@ -203,6 +206,7 @@ public struct FramingStatistics: Equatable, Sendable {
     /// Bytes that belonged to no complete sentence (binary packets, banners, broken sentences).
     public var junkBytes = 0
 
+    /// All counts zero: a stream not yet read, or a source that frames nothing (gpsd's reports).
     public init() {}
 }
 
