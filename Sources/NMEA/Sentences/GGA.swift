@@ -40,6 +40,9 @@ public struct GGA: Equatable, Sendable {
     /// Garmins send 00 with a fix that their RMC, GLL and GSA confirm.
     public var claimsFix: Bool { isValid && satellitesUsed != 0 }
 
+    /// Reads the fields of a GGA from any talker (`GPGGA`, `GNGGA`, …); the caller has matched
+    /// the address, as ``SentenceTable/decode(_:)`` does. A field that is empty, malformed or
+    /// outside ``Bounds`` is nil (counted in ``outOfRange`` when out of range), never a failure.
     public init(_ s: Sentence) {
         var f = s.fields
         time = f.time()

@@ -22,6 +22,9 @@ public struct GSA: Equatable, Sendable {
     /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
     public var outOfRange = 0
 
+    /// Reads the fields of a GSA from any talker (`GPGSA`, `GNGSA`, …); the caller has matched
+    /// the address, as ``SentenceTable/decode(_:)`` does. A field that is empty, malformed or
+    /// outside ``Bounds`` is nil (counted in ``outOfRange`` when out of range), never a failure.
     public init(_ s: Sentence) {
         var f = s.fields
         // The number of satellite fields varies (12 by the standard, more on some receivers),

@@ -53,6 +53,9 @@ public struct GSV: Equatable, Sendable {
     /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
     public var outOfRange = 0
 
+    /// Reads the fields of a GSV from any talker (`GPGSV`, `GNGSV`, …); the caller has matched
+    /// the address, as ``SentenceTable/decode(_:)`` does. A field that is empty, malformed or
+    /// outside ``Bounds`` is nil (counted in ``outOfRange`` when out of range), never a failure.
     public init(_ s: Sentence) {
         var f = s.fields
         totalParts = f.integer(in: Bounds.gsvParts)
