@@ -13,7 +13,10 @@ public struct PUBXPosition: Equatable, Sendable {
     /// Field 7, metres above the WGS 84 ellipsoid (not mean sea level), −11 000…1 000 000
     /// (``Bounds/altitude``).
     public var ellipsoidalAltitude: Double?
-    /// NF, DR, G2, G3, D2, D3, RK, TT.
+    /// Field 8, the navigation status as its two ASCII bytes, as u-blox defines them: `NF` no
+    /// fix, `DR` dead reckoning only, `G2`/`G3` standalone 2D/3D, `D2`/`D3` differential 2D/3D,
+    /// `RK` GPS combined with dead reckoning, `TT` time only; nil unless two characters.
+    /// ``mode`` and ``quality`` read it.
     public var navigationStatus: (UInt8, UInt8)?
     /// Field 9, the receiver's horizontal accuracy estimate in metres, 0…10 000 000
     /// (``Bounds/accuracy``: u-blox reports up to 4 294 967 before a fix).
@@ -72,8 +75,9 @@ public struct PUBXPosition: Equatable, Sendable {
         }
     }
 
-    /// The kind of solution by the navigation status: `G…` GPS, `D2` and `D3` differential, `RK` RTK
-    /// fixed; nil for the rest (no fix, dead reckoning alone, time only).
+    /// The kind of solution by the navigation status: `G…` GPS, `D2` and `D3` differential, and
+    /// `RK` read as ``FixQuality/rtkFixed``; nil for the rest (no fix, dead reckoning alone,
+    /// time only).
     public var quality: FixQuality? {
         switch navigationStatus {
         case (0x47, _)?: .gps

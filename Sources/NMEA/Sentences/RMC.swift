@@ -30,7 +30,7 @@ public struct RMC: Equatable, Sendable {
     /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
     public var outOfRange = 0
 
-    /// Reads the fields of a RMC from any talker (`GPRMC`, `GNRMC`, …); the caller has matched
+    /// Reads the fields of an RMC from any talker (`GPRMC`, `GNRMC`, …); the caller has matched
     /// the address, as ``SentenceTable/decode(_:)`` does. A field that is empty, malformed or
     /// outside ``Bounds`` is nil (counted in ``outOfRange`` when out of range), never a failure.
     public init(_ s: Sentence) {
