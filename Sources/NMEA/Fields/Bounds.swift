@@ -4,7 +4,8 @@
 ///
 /// The README's table of ranges is this file; keep the two together.
 public enum Bounds {
-    /// Degrees; minutes of a `ddmm.mm` angle must also be below 60.
+    /// Degrees north of the equator, south negative; minutes of a `ddmm.mm` angle must also be
+    /// below 60.
     public static let latitude = -90.0...90.0
     /// Degrees east of Greenwich; minutes of a `dddmm.mm` angle must also be below 60.
     public static let longitude = -180.0...180.0

@@ -9,8 +9,9 @@
 /// The framer owns one fixed buffer; a completed sentence is lent to the caller's closure and
 /// must not escape it. Nothing here allocates in steady state.
 public struct Framer: Sendable {
-    /// gpsd's NMEA_MAX is 102 characters; real receivers exceed it a little with proprietary
-    /// sentences (SkyTraq PSTI is ~100), so allow some slack and drop anything longer.
+    /// The longest line kept, in bytes from its `$` to its checksum; a longer one is dropped and
+    /// counted (``FramingStatistics/overlong``). gpsd's NMEA_MAX is 102 characters; real receivers
+    /// exceed it a little with proprietary sentences (SkyTraq PSTI is ~100), so allow some slack.
     public static let maximumSentenceLength = 128
 
     /// Holds a sentence that spans two chunks; a sentence inside one chunk is lent in place.
