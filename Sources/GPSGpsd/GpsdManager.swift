@@ -16,7 +16,10 @@ import Synchronization
 /// reports flow again. A gpsd that cannot be reached at start is a failure
 /// (`.gpsdUnavailable`), reported at once, unless `waitsForGpsd`.
 public final class GpsdManager: LocationManagerInterface {
+    /// The host gpsd listens on: a name (resolved at each connection) or an IPv4 or IPv6
+    /// address.
     public let host: String
+    /// gpsd's TCP port, 2947 by default.
     public let port: Int
     /// Seconds without any usable line from gpsd before the connection counts as lost.
     public let watchdog: Double
@@ -33,6 +36,9 @@ public final class GpsdManager: LocationManagerInterface {
     let runs = SourceRuns(name: "gpsfix-gpsd")
     let rejected = Atomic<Int>(0)
 
+    /// A manager for the gpsd at `host`:`port`; nothing is connected until
+    /// ``startUpdatingLocation()``. `watchdog` is in seconds (see ``watchdog``); `reconnect`,
+    /// `forwardsSentences` and `waitsForGpsd` are the properties of those names.
     public init(host: String = "127.0.0.1", port: Int = 2947, watchdog: Double = 5, reconnect: Bool = true,
                 forwardsSentences: Bool = false, waitsForGpsd: Bool = false) {
         self.host = host
@@ -43,6 +49,10 @@ public final class GpsdManager: LocationManagerInterface {
         self.waitsForGpsd = waitsForGpsd
     }
 
+    /// Told of every fix, sky view, status, sentence and failure, on the manager's thread, in
+    /// order; nothing follows a failure. Held weakly, as CoreLocation's delegate is: keep it
+    /// alive yourself, and set it before ``startUpdatingLocation()`` to hear the run from its
+    /// start.
     public var delegate: (any LocationManagerDelegate)? {
         get { relay.delegate }
         set { relay.delegate = newValue }
@@ -54,12 +64,17 @@ public final class GpsdManager: LocationManagerInterface {
     /// longer than any report), skipped since this manager was made.
     public var linesRejected: Int { rejected.load(ordering: .relaxed) }
 
+    /// Connects to gpsd on a thread of its own and reports from there until stopped, or until
+    /// gpsd is lost for good (a failure); a call while a run is under way does nothing. Returns
+    /// at once: an unreachable gpsd is reported to the delegate, not thrown.
     public func startUpdatingLocation() {
         runs.start { [self] run in
             GpsdSession(manager: self, reporter: RunReporter(manager: self, relay: relay, runs: runs, run: run)).main()
         }
     }
 
+    /// Ends the run: it stops reporting at once, and its thread closes the socket as it leaves.
+    /// Does nothing when no run is under way.
     public func stopUpdatingLocation() {
         runs.stop()
     }

@@ -4,10 +4,13 @@
 /// epochs, and calls back with each completed fix or sky view. One parser per stream: its state
 /// (partial sentence, learned cycle ender, last date) belongs to that stream.
 public final class NMEAParser {
+    /// The stream's framer, with its ``Framer/statistics`` and whether a sentence is half read.
     public private(set) var framer = Framer()
     private var core = Core()
 
+    /// The stream's epoch assembler, for its ``EpochAssembler/statistics`` and its setting.
     public var assembler: EpochAssembler { core.assembler }
+    /// The stream's sentences so far, by type and by what became of them.
     public var counts: SentenceCounts { core.counts }
 
     /// Called with every sentence that passed its checksum, before it is decoded: the hook for
@@ -23,6 +26,9 @@ public final class NMEAParser {
         core.assembler = EpochAssembler(acceptsSimulatedFixes: acceptsSimulatedFixes)
     }
 
+    /// Reads the next chunk of the stream, cut anywhere (a sentence may span chunks), and calls
+    /// `emit` with each fix and sky view it completes, on this thread and before returning.
+    /// Allocates nothing in steady state.
     public func parse(_ bytes: UnsafeRawBufferPointer, emit: (EngineEvent) -> Void) {
         Self.parse(bytes, framer: &framer, core: &core, emit: emit)
     }
@@ -36,6 +42,8 @@ public final class NMEAParser {
         }
     }
 
+    /// Reads the next chunk of the stream from any collection of bytes (`Array`, `Data`, a
+    /// slice), as the `UnsafeRawBufferPointer` form does; copies the chunk once.
     public func parse(_ bytes: some Collection<UInt8>, emit: (EngineEvent) -> Void) {
         let array = Array(bytes)
         array.withUnsafeBytes { parse($0, emit: emit) }
@@ -56,6 +64,7 @@ public final class NMEAParser {
         return events
     }
 
+    /// Everything counted on this stream so far: framing, sentences and epochs.
     public var statistics: Statistics {
         Statistics(framing: framer.statistics, sentences: counts, epochs: assembler.statistics)
     }
@@ -97,7 +106,11 @@ struct Core {
 public struct SentenceCounts: Equatable, Sendable {
     /// Indexed by `SentenceKind.rawValue`.
     public var byKind = [Int](repeating: 0, count: SentenceKind.count)
+    /// Lines whose `*hh` did not match their bytes: dropped, as a noisy link or a wrong baud
+    /// rate makes them.
     public var badChecksum = 0
+    /// Lines that were no sentence (a stray `*`, a broken checksum field, an address of other
+    /// than letters and digits): dropped.
     public var malformed = 0
     /// Accepted without a checksum (allowed, but a sign of an old receiver or a hand-made feed).
     public var withoutChecksum = 0
@@ -105,15 +118,23 @@ public struct SentenceCounts: Equatable, Sendable {
     /// still used for everything else they said.
     public var outOfRange = 0
 
+    /// Checked sentences of one kind, whether or not they decoded.
     public subscript(kind: SentenceKind) -> Int { byKind[kind.rawValue] }
+    /// Checked sentences of one type (`counts[GGA.self]`).
     public subscript<T: SentenceType>(type: T.Type) -> Int { self[SentenceKind(type)] }
+    /// Checked sentences of a type gpsfix does not read (HDT, TXT, AIS's `!AIVDM`, most
+    /// proprietary ones): passed on to ``NMEAParser/onSentence``, not decoded.
     public var unknown: Int { self[.unknown] }
+    /// Checked sentences of the types gpsfix reads.
     public var decoded: Int { byKind.reduce(0, +) - unknown }
 }
 
 /// Everything counted on one stream.
 public struct Statistics: Equatable, Sendable {
+    /// What the framer saw besides good lines: truncated and overlong lines, junk bytes.
     public var framing: FramingStatistics
+    /// The checked lines, by type and by what became of them.
     public var sentences: SentenceCounts
+    /// What the assembler made of the decoded sentences: epochs, fixes, repairs.
     public var epochs: EpochStatistics
 }

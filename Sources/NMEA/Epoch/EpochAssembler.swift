@@ -1,6 +1,12 @@
 /// What the engine reports: a fix per epoch, and a sky view per cycle that listed satellites.
 public enum EngineEvent: Equatable, Sendable {
+    /// An epoch's fix: when the sentence learned to end its cycle arrives, or else when the next
+    /// epoch begins or the stream finishes. A sentence of the same epoch that arrives later and
+    /// changes it brings a corrected fix with the same timestamp; one that changes nothing
+    /// brings none.
     case fix(Fix)
+    /// The satellites the epoch's GSV sets listed, those its GSAs used marked: right after the
+    /// fix it belongs to (and carrying its timestamp), only for an epoch that listed satellites.
     case sky(SkyView)
 }
 
@@ -44,6 +50,7 @@ public struct EpochAssembler: Sendable {
     /// Whether a receiver's simulator or demo output counts as a fix (see `init`).
     public let acceptsSimulatedFixes: Bool
 
+    /// What the assembler has done so far on this stream: epochs, fixes, and the repairs it made.
     public private(set) var statistics = EpochStatistics()
 
     /// With `acceptsSimulatedFixes` false (the default), a sentence the receiver marks as
@@ -380,19 +387,28 @@ public struct EpochAssembler: Sendable {
 
 /// Counts kept by the assembler, for `gpsfix` statistics and tests.
 public struct EpochStatistics: Equatable, Sendable {
+    /// Reporting cycles closed, each with at least one sentence.
     public var epochs = 0
+    /// Fixes reported, one per epoch or one per part where an epoch was split; a corrected fix
+    /// for an epoch already reported is not counted again.
     public var fixes = 0
     /// Epochs reported at their learned ender rather than when the next began.
     public var earlyReports = 0
+    /// Learned cycle enders dropped because data of their epoch still came after them: a
+    /// receiver whose cycle changed shape, or one glitch it was learned from.
     public var forgottenEnders = 0
     /// Epochs in which two sentences stated positions too far apart to be the same fix.
     public var contradictions = 0
+    /// GSV sets still missing a part when their epoch closed (a lost sentence, or a receiver
+    /// that numbers its parts oddly).
     public var incompleteSkySets = 0
+    /// GSV parts received twice within one epoch, the repeat ignored.
     public var repeatedSkyParts = 0
     /// Sentences marked simulated (GGA quality 8, mode S), taken as no fix.
     public var simulated = 0
     /// Satellites in view beyond `Bounds.satellites` in one cycle, left out of its sky view.
     public var satellitesLeftOut = 0
 
+    /// All counts zero: a stream not yet read, or a source with no epochs of its own.
     public init() {}
 }

@@ -4,8 +4,10 @@
 ///
 /// The README's table of ranges is this file; keep the two together.
 public enum Bounds {
-    /// Degrees; minutes of a `ddmm.mm` angle must also be below 60.
+    /// Degrees north of the equator, south negative; minutes of a `ddmm.mm` angle must also be
+    /// below 60.
     public static let latitude = -90.0...90.0
+    /// Degrees east of Greenwich; minutes of a `dddmm.mm` angle must also be below 60.
     public static let longitude = -180.0...180.0
     /// Metres: from the deepest ocean floor to the orbits where NMEA receivers still fly.
     public static let altitude = -11_000.0...1_000_000.0
@@ -13,8 +15,11 @@ public enum Bounds {
     public static let geoidSeparation = -200.0...200.0
     /// Metres per second over ground, or up: faster than anything near the Earth moves.
     public static let speed = 0.0...12_000.0
+    /// Metres per second up (a climb) or, negative, down: as fast as ``speed`` allows either way.
     public static let verticalSpeed = -12_000.0...12_000.0
+    /// Knots over ground (RMC, VTG): ``speed``'s 12 km/s, about 23 300 knots.
     public static let speedKnots = 0.0...(12_000.0 / metresPerSecondPerKnot)
+    /// Kilometres per hour over ground (VTG, PUBX): ``speed``'s 12 km/s, 43 200 km/h.
     public static let speedKilometresPerHour = 0.0...(12_000.0 * 3.6)
     /// Degrees true, clockwise from north; 360 is written 0. Printed, a bearing that rounds
     /// to 360 is written 0 too (`ByteWriter.append(bearing:decimals:)`), so it stays in range.
@@ -43,8 +48,9 @@ public enum Bounds {
     public static let azimuth = 0.0..<360.0
     /// Carrier-to-noise density, dB-Hz (GSV's two digits).
     public static let snr = 0.0...99.0
-    /// Seconds since the last differential correction, and the station that sent it.
+    /// Seconds since the last differential correction (GGA field 13, GNS field 11).
     public static let differentialAge = 0.0...10_000.0
+    /// The ID of a differential reference station (GGA field 14): 0000–1023 by the standard.
     public static let differentialStation = 0...1023
     /// GGA's quality indicator (0 invalid … 8 simulator).
     public static let ggaQuality = 0...8
@@ -67,6 +73,8 @@ extension FieldCursor {
         checked(next().double, in: bounds)
     }
 
+    /// The next field as a whole number within `bounds` (a receiver's `08.0` is 8): nil when
+    /// empty, malformed, fractional or out of range, and counted when out of range.
     @inline(__always)
     public mutating func integer(in bounds: ClosedRange<Int>) -> Int? {
         checked(next().integer, in: bounds)

@@ -3,13 +3,18 @@
 /// Every conversion returns nil for an empty or malformed field: in NMEA an empty field means
 /// "unknown", and unknown is never zero.
 public struct Field {
+    /// The field's text between its commas, borrowed from the sentence: valid only while the
+    /// sentence is (see ``Sentence``).
     public let bytes: UnsafeBufferPointer<UInt8>
 
+    /// Whether the field holds nothing: in NMEA, a value the sender does not know.
     @inline(__always) public var isEmpty: Bool { bytes.isEmpty }
 
     /// The single character of a one-letter field (`A`, `N`, `T` …).
     public var character: UInt8? { bytes.count >= 1 ? bytes[0] : nil }
 
+    /// The field as a whole number: digits with an optional sign, or a decimal whose fraction is
+    /// zero (`08.0` is 8); nil otherwise. No range is checked: see ``FieldCursor/integer(in:)``.
     @inline(__always)
     public var integer: Int? {
         guard let d = decimal, d.scale == 0 else {
@@ -20,6 +25,8 @@ public struct Field {
         return Int(d.mantissa)
     }
 
+    /// The field as a number (``decimal``'s ``ExactDecimal/value``): nil when empty or malformed.
+    /// No range is checked: see ``FieldCursor/double(in:)``.
     @inline(__always)
     public var double: Double? { decimal?.value }
 
@@ -143,7 +150,10 @@ public struct Field {
 
 /// An exact decimal as read from a field: `value = mantissa / 10^scale`.
 public struct ExactDecimal: Equatable, Sendable {
+    /// The digits without their point, sign included; below 10^18 in magnitude when read from
+    /// a field.
     public var mantissa: Int64
+    /// How many of the digits come after the point, 0…``maximumScale``.
     public var scale: Int
 
     /// Digits after the point that a field may carry; `powersOfTen` reaches two further, so

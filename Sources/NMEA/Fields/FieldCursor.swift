@@ -40,6 +40,8 @@ public struct FieldCursor {
         return d
     }
 
+    /// Passes over `count` fields unread, as a decoder does a unit letter (`M`) or a field it
+    /// does not use; past the last field it does nothing.
     public mutating func skip(_ count: Int) {
         for _ in 0..<count { _ = next() }
     }

@@ -4,8 +4,10 @@
 /// sixteen: these values are copied per sentence and their size is the engine's speed.
 public struct FixedList<let capacity: Int, Element: Sendable>: RandomAccessCollection, Sendable {
     private var storage: InlineArray<capacity, Element?> = .init(repeating: nil)
+    /// How many elements the list holds, 0…`capacity`.
     public private(set) var count = 0
 
+    /// An empty list.
     public init() {}
 
     /// Appends unless full: a receiver that sends more than `capacity` entries loses the excess.

@@ -9,8 +9,9 @@
 /// The framer owns one fixed buffer; a completed sentence is lent to the caller's closure and
 /// must not escape it. Nothing here allocates in steady state.
 public struct Framer: Sendable {
-    /// gpsd's NMEA_MAX is 102 characters; real receivers exceed it a little with proprietary
-    /// sentences (SkyTraq PSTI is ~100), so allow some slack and drop anything longer.
+    /// The longest line kept, in bytes from its `$` to its checksum; a longer one is dropped and
+    /// counted (``FramingStatistics/overlong``). gpsd's NMEA_MAX is 102 characters; real receivers
+    /// exceed it a little with proprietary sentences (SkyTraq PSTI is ~100), so allow some slack.
     public static let maximumSentenceLength = 128
 
     /// Holds a sentence that spans two chunks; a sentence inside one chunk is lent in place.
@@ -19,8 +20,11 @@ public struct Framer: Sendable {
     private var inSentence = false
     private var running = Scanned()
 
+    /// What this framer has seen so far besides good lines, since it was made.
     public private(set) var statistics = FramingStatistics()
 
+    /// A framer between sentences, with its buffer of ``maximumSentenceLength`` bytes: the only
+    /// allocation it makes.
     public init() {
         carry = [UInt8](repeating: 0, count: Framer.maximumSentenceLength)
     }
@@ -203,6 +207,7 @@ public struct FramingStatistics: Equatable, Sendable {
     /// Bytes that belonged to no complete sentence (binary packets, banners, broken sentences).
     public var junkBytes = 0
 
+    /// All counts zero: a stream not yet read, or a source that frames nothing (gpsd's reports).
     public init() {}
 }
 

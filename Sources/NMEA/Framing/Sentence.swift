@@ -4,12 +4,17 @@
 /// (`GPGGA`, `PGRME`, `PUBX`) and the fields. It points into the framer's buffer, so a
 /// `Sentence` must never be stored; decode it into a value instead.
 public struct Sentence {
+    /// The address and fields, from after the `$` up to the checksum's `*` (or the end of a line
+    /// without one, trailing spaces dropped), borrowed from the framer's buffer.
     public let body: UnsafeBufferPointer<UInt8>
     /// The whole line as received, `$` to checksum, without its terminator: what a
     /// passthrough repeats byte for byte.
     public let line: UnsafeBufferPointer<UInt8>
     /// Where the address ends (the first comma, or the end of the body).
     public let addressEnd: Int
+    /// Whether the line ended in a `*hh` checksum (which matched: a line whose checksum does not
+    /// is no `Sentence`). A line without one is accepted, as gpsd accepts it, and counted in
+    /// ``SentenceCounts/withoutChecksum``.
     public let hasChecksum: Bool
 
     /// Why a framed line is not a usable sentence.

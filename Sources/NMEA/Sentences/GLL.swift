@@ -2,14 +2,22 @@
 ///
 /// `$--GLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A,a*hh`; NMEA 1.x sends only the four position fields.
 public struct GLL: Equatable, Sendable {
+    /// Fields 1–4, the position; nil when a half is missing or out of ``Bounds/latitude`` or
+    /// ``Bounds/longitude``.
     public var coordinate: Coordinate?
+    /// Field 5, the UTC time of the position; nil when empty, as in the NMEA 1.x short form, or not
+    /// a time of day (counted in ``outOfRange``).
     public var time: TimeOfDay?
     /// `A` valid, `V` not; nil for the old short form, which has no status.
     public var isValid: Bool?
+    /// Field 7, the FAA mode indicator (NMEA 2.3 and later); nil when absent.
     public var mode: ModeIndicator?
     /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
     public var outOfRange = 0
 
+    /// Reads the fields of a GLL from any talker (`GPGLL`, `GNGLL`, …); the caller has matched
+    /// the address, as ``SentenceTable/decode(_:)`` does. A field that is empty, malformed or
+    /// outside ``Bounds`` is nil (counted in ``outOfRange`` when out of range), never a failure.
     public init(_ s: Sentence) {
         var f = s.fields
         coordinate = Coordinate.read(&f)
@@ -23,6 +31,8 @@ public struct GLL: Equatable, Sendable {
         outOfRange = f.outOfRange
     }
 
+    /// Whether the position is a fix: status `A` (field 6) and a mode indicator, where present, that
+    /// is not `N`. The short form, which has no status, is never one by this test.
     public var hasFix: Bool { isValid == true && mode?.isValid != false }
 }
 

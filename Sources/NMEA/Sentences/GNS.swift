@@ -3,21 +3,36 @@
 /// `$--GNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,c--c,xx,x.x,x.x,x.x,x.x,x.x[,s]*hh`
 /// Like GGA, with one mode character per constellation instead of a quality number.
 public struct GNS: Equatable, Sendable {
+    /// Field 1, the UTC time of the fix; nil when empty or not a time of day (counted in
+    /// ``outOfRange``).
     public var time: TimeOfDay?
+    /// Fields 2–5, the position; nil when a half is missing or out of ``Bounds/latitude`` or
+    /// ``Bounds/longitude``.
     public var coordinate: Coordinate?
     /// The best of the per-constellation mode characters; nil when none is valid.
     public var mode: ModeIndicator?
     /// True when the mode field was present and every character was `N`.
     public var isInvalid: Bool
+    /// Field 7, the satellites used in the solution, 0…140 (``Bounds/satellites``).
     public var satellitesUsed: Int?
+    /// Field 8, the horizontal dilution of precision, 0.01…999.99 (``Bounds/dop``).
     public var hdop: Double?
+    /// Field 9, metres above mean sea level, −11 000…1 000 000 (``Bounds/altitude``).
     public var altitude: Double?
+    /// Field 10, metres of the geoid above the WGS 84 ellipsoid, −200…200
+    /// (``Bounds/geoidSeparation``).
     public var geoidSeparation: Double?
+    /// Field 11, seconds since the last differential correction, 0…10 000
+    /// (``Bounds/differentialAge``); nil without differential corrections.
     public var differentialAge: Double?
+    /// Field 13, the navigational status (NMEA 4.10 and later); nil when absent.
     public var navigationalStatus: NavigationalStatus?
     /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
     public var outOfRange = 0
 
+    /// Reads the fields of a GNS from any talker (`GPGNS`, `GNGNS`, …); the caller has matched
+    /// the address, as ``SentenceTable/decode(_:)`` does. A field that is empty, malformed or
+    /// outside ``Bounds`` is nil (counted in ``outOfRange`` when out of range), never a failure.
     public init(_ s: Sentence) {
         var f = s.fields
         time = f.time()

@@ -6,15 +6,25 @@
 public struct GSA: Equatable, Sendable {
     /// Field 2: 1 no fix, 2 2D, 3 3D.
     public var mode: FixMode?
+    /// Fields 3 onwards, the numbers of the satellites used in the solution, as NMEA numbers them
+    /// (see ``SatelliteID``); empty fields and numbers outside 1…65535 are skipped, and a receiver
+    /// that lists more than sixteen loses the rest.
     public var satellites = FixedList<16, UInt16>()
+    /// The position (3D) dilution of precision, 0.01…999.99 (``Bounds/dop``): the third field from the
+    /// end, or the fourth when the sentence carries a system ID.
     public var pdop: Double?
+    /// The horizontal dilution of precision, 0.01…999.99 (``Bounds/dop``), the field after ``pdop``.
     public var hdop: Double?
+    /// The vertical dilution of precision, 0.01…999.99 (``Bounds/dop``), the field after ``hdop``.
     public var vdop: Double?
     /// NMEA 4.10 system ID (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC).
     public var systemID: Int?
     /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
     public var outOfRange = 0
 
+    /// Reads the fields of a GSA from any talker (`GPGSA`, `GNGSA`, …); the caller has matched
+    /// the address, as ``SentenceTable/decode(_:)`` does. A field that is empty, malformed or
+    /// outside ``Bounds`` is nil (counted in ``outOfRange`` when out of range), never a failure.
     public init(_ s: Sentence) {
         var f = s.fields
         // The number of satellite fields varies (12 by the standard, more on some receivers),

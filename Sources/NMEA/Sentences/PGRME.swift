@@ -2,12 +2,19 @@
 ///
 /// `$PGRME,h.h,M,v.v,M,e.e,M*hh`: horizontal, vertical and spherical position error, metres.
 public struct PGRME: Equatable, Sendable {
+    /// Field 1, the estimated horizontal position error in metres, 0…10 000 000 (``Bounds/accuracy``).
     public var horizontalError: Double?
+    /// Field 3, the estimated vertical position error in metres, 0…10 000 000 (``Bounds/accuracy``).
     public var verticalError: Double?
+    /// Field 5, the estimated spherical (3D) position error in metres, 0…10 000 000
+    /// (``Bounds/accuracy``).
     public var sphericalError: Double?
     /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
     public var outOfRange = 0
 
+    /// Reads the fields of a `$PGRME` sentence; the caller has matched
+    /// the address, as ``SentenceTable/decode(_:)`` does. A field that is empty, malformed or
+    /// outside ``Bounds`` is nil (counted in ``outOfRange`` when out of range), never a failure.
     public init(_ s: Sentence) {
         var f = s.fields
         horizontalError = f.double(in: Bounds.accuracy)

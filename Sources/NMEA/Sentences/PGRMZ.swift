@@ -4,12 +4,18 @@
 /// match the two), and the fix's dimension (1 none, 2 2D, 3 3D). Garmin receivers send it in
 /// epochs whose GGA came in the second before, so it is often that epoch's only altitude.
 public struct PGRMZ: Equatable, Sendable {
-    /// Metres above mean sea level.
+    /// Field 1 converted from feet, metres above mean sea level, −11 000…1 000 000
+    /// (``Bounds/altitude``); nil when field 2 is not `f`, the only unit defined.
     public var altitude: Double?
-    /// 2 means the altitude is one the user entered, not measured; 3 a GPS altitude.
+    /// Field 3, the fix's dimension: 2 means the altitude is one the user entered, not measured;
+    /// 3 a GPS altitude.
     public var mode: FixMode?
+    /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
     public var outOfRange = 0
 
+    /// Reads the fields of a `$PGRMZ` sentence; the caller has matched
+    /// the address, as ``SentenceTable/decode(_:)`` does. A field that is empty, malformed or
+    /// outside ``Bounds`` is nil (counted in ``outOfRange`` when out of range), never a failure.
     public init(_ s: Sentence) {
         var f = s.fields
         let feet = f.next().double, unit = f.next().character

@@ -4,19 +4,40 @@
 /// Its altitude is above the WGS 84 ellipsoid, not mean sea level; SOG is km/h and vVel is
 /// positive downwards.
 public struct PUBXPosition: Equatable, Sendable {
+    /// Field 2, the UTC time of the solution; nil when empty or not a time of day (counted in
+    /// ``outOfRange``).
     public var time: TimeOfDay?
+    /// Fields 3–6, the position; nil when a half is missing or out of ``Bounds/latitude`` or
+    /// ``Bounds/longitude``.
     public var coordinate: Coordinate?
+    /// Field 7, metres above the WGS 84 ellipsoid (not mean sea level), −11 000…1 000 000
+    /// (``Bounds/altitude``).
     public var ellipsoidalAltitude: Double?
-    /// NF, DR, G2, G3, D2, D3, RK, TT.
+    /// Field 8, the navigation status as its two ASCII bytes, as u-blox defines them: `NF` no
+    /// fix, `DR` dead reckoning only, `G2`/`G3` standalone 2D/3D, `D2`/`D3` differential 2D/3D,
+    /// `RK` GPS combined with dead reckoning, `TT` time only; nil unless two characters.
+    /// ``mode`` and ``quality`` read it.
     public var navigationStatus: (UInt8, UInt8)?
+    /// Field 9, the receiver's horizontal accuracy estimate in metres, 0…10 000 000
+    /// (``Bounds/accuracy``: u-blox reports up to 4 294 967 before a fix).
     public var horizontalAccuracy: Double?
+    /// Field 10, the receiver's vertical accuracy estimate in metres, 0…10 000 000
+    /// (``Bounds/accuracy``).
     public var verticalAccuracy: Double?
+    /// Field 11, the speed over ground in km/h, 0…43 200 (``Bounds/speedKilometresPerHour``).
     public var speedKilometresPerHour: Double?
+    /// Field 12, the course over ground in degrees true, 0 up to 360 (``Bounds/course``).
     public var course: Double?
+    /// Field 13, the vertical velocity in m/s, positive downwards (the opposite of a climb),
+    /// −12 000…12 000 (``Bounds/verticalSpeed``).
     public var verticalVelocityDown: Double?
+    /// Field 15, the horizontal dilution of precision, 0.01…999.99 (``Bounds/dop``).
     public var hdop: Double?
+    /// Field 16, the vertical dilution of precision, 0.01…999.99 (``Bounds/dop``).
     public var vdop: Double?
+    /// Field 17, the time dilution of precision, 0.01…999.99 (``Bounds/dop``).
     public var tdop: Double?
+    /// Field 18, the satellites used in the solution, 0…140 (``Bounds/satellites``).
     public var satellitesUsed: Int?
     /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
     public var outOfRange = 0
@@ -44,6 +65,8 @@ public struct PUBXPosition: Equatable, Sendable {
         outOfRange = f.outOfRange
     }
 
+    /// The fix's dimension by the navigation status (field 8): `G2` and `D2` are 2D; `G3`, `D3` and
+    /// `RK` 3D; `NF`, `DR`, `TT` and anything else no fix.
     public var mode: FixMode {
         switch navigationStatus {
         case (0x47, 0x32)?, (0x44, 0x32)?: .twoD                     // G2, D2
@@ -52,6 +75,9 @@ public struct PUBXPosition: Equatable, Sendable {
         }
     }
 
+    /// The kind of solution by the navigation status: `G…` GPS, `D2` and `D3` differential, and
+    /// `RK` read as ``FixQuality/rtkFixed``; nil for the rest (no fix, dead reckoning alone,
+    /// time only).
     public var quality: FixQuality? {
         switch navigationStatus {
         case (0x47, _)?: .gps

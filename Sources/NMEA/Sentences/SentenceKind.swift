@@ -3,6 +3,7 @@ public struct SentenceKind: Hashable, Sendable, CustomStringConvertible {
     /// The row's index; `SentenceTable.rows.count` for `unknown`.
     public let rawValue: Int
 
+    /// A sentence of a type gpsfix does not read, counted as such (``SentenceCounts/unknown``).
     public static let unknown = SentenceKind(rawValue: SentenceTable.rows.count)
     /// Every kind, the unknown last: for counting by kind.
     public static var count: Int { SentenceTable.rows.count + 1 }

@@ -4,7 +4,9 @@ public protocol SentenceType: Sendable {
     /// The formatter of a talker sentence (`GGA`, read from any talker), or the whole address
     /// of a proprietary one (`PGRME`).
     static var address: StaticString { get }
-    /// Nil for a sentence of this address that gpsfix does not read (PUBX other than 00).
+    /// Decodes a checked sentence of this address; nil for one that gpsfix does not read under
+    /// it (PUBX other than 00). A field that is empty, malformed or outside ``Bounds`` is nil in
+    /// the value, never a failure.
     init?(_ sentence: Sentence)
     /// Fields that held a value outside its physical range (`Bounds`), read as unknown.
     var outOfRange: Int { get }

@@ -1,11 +1,18 @@
 /// ZDA — Time and Date (NMEA 0183 §8.3.99): `$--ZDA,hhmmss.ss,dd,mm,yyyy,zh,zm*hh`.
 /// The only standard source of a four-digit year.
 public struct ZDA: Equatable, Sendable {
+    /// Field 1, the UTC time of day; nil when empty or not a time of day (counted in ``outOfRange``).
     public var time: TimeOfDay?
+    /// Fields 2–4, the UTC date with its four-digit year, 1980…2179 (``Bounds/year``); nil when any
+    /// of the three is empty or the date does not exist (counted in ``outOfRange``). The local zone
+    /// (fields 5 and 6) is not read.
     public var date: CalendarDate?
     /// Fields that held a value outside its physical range (`Bounds`): read as unknown.
     public var outOfRange = 0
 
+    /// Reads the fields of a ZDA from any talker (`GPZDA`, `GNZDA`, …); the caller has matched
+    /// the address, as ``SentenceTable/decode(_:)`` does. A field that is empty, malformed or
+    /// outside ``Bounds`` is nil (counted in ``outOfRange`` when out of range), never a failure.
     public init(_ s: Sentence) {
         var f = s.fields
         time = f.time()
