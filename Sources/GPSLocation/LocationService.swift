@@ -298,6 +298,8 @@ public final class LocationService: LocationManagerDelegate {
 
     // MARK: - LocationManagerDelegate
 
+    /// An epoch's fix, from the manager's thread: kept as `lastFix` when it has a position,
+    /// the answer to waiting requests when it is a whole cycle's, and passed to every subscriber.
     public func locationManager(_ manager: any LocationManagerInterface, didUpdateFix fix: Fix) {
         let (callbacks, subscribers, stop) = state.withLock { s -> ([LocationCallback], [Listener], Bool) in
             guard !s.ended else { return ([], [], false) }
@@ -324,20 +326,26 @@ public final class LocationService: LocationManagerDelegate {
         finishDelivery()
     }
 
+    /// An epoch's satellites, passed to every subscriber.
     public func locationManager(_ manager: any LocationManagerInterface, didUpdateSkyView sky: SkyView) {
         broadcast(.sky(sky))
     }
 
+    /// A sentence as received, passed to every subscriber.
     public func locationManager(_ manager: any LocationManagerInterface, didReceiveSentence sentence: String) {
         broadcast(.sentence(sentence))
     }
 
+    /// The source's state, passed to every subscriber; a terminal one ends the run: requests
+    /// still waiting fail, streams end.
     public func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus) {
         guard status.isTerminal else { return broadcast(.status(status)) }
         stoppedBySource()
         end(with: .status(status))
     }
 
+    /// The source failed: the run is over; subscribers get `.error`, requests fail with it, and
+    /// streams throw it.
     public func locationManager(_ manager: any LocationManagerInterface, didFailWithError error: LocationError) {
         stoppedBySource()
         end(with: .error(error))

@@ -23,6 +23,7 @@ import Synchronization
 /// one service, each get every element. A stream holds its service (and so the source) alive
 /// while it is iterated. Iterate a stream from one task at a time.
 public struct LocationUpdates<Element: Sendable>: AsyncSequence, Sendable {
+    /// What a loop over the stream throws: the source's failure.
     public typealias Failure = LocationError
 
     private let service: LocationService
@@ -43,6 +44,7 @@ public struct LocationUpdates<Element: Sendable>: AsyncSequence, Sendable {
     /// consumer was more than `bufferLimit` behind. Zero for a consumer that keeps up.
     public var dropped: Int { drops.value }
 
+    /// A new consumer; it subscribes on its first `next()`.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(service: service, makeBuffer: { [limit, drops, select] in
             UpdateBuffer(limit: limit, dropped: drops, select: select)
@@ -52,6 +54,7 @@ public struct LocationUpdates<Element: Sendable>: AsyncSequence, Sendable {
     /// One consumer's iteration: subscribed on its first `next()`, let go when it ends, is
     /// cancelled, or is dropped.
     public struct AsyncIterator: AsyncIteratorProtocol {
+        /// What `next()` throws: the source's failure.
         public typealias Failure = LocationError
 
         private let service: LocationService
@@ -97,6 +100,7 @@ public struct LocationUpdates<Element: Sendable>: AsyncSequence, Sendable {
             }
         }
 
+        /// As `next(isolation:)`, without an actor to stay on.
         public mutating func next() async throws(LocationError) -> Element? {
             try await next(isolation: nil)
         }
