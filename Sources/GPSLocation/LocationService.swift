@@ -100,6 +100,9 @@ public final class LocationService: LocationManagerDelegate {
     /// Streams being iterated in the current run, for tests that wait until a consumer is in.
     package var streamCount: Int { state.withLock { $0.streams.count } }
 
+    /// Requests still waiting for a fix, for tests that wait until one is filed.
+    package var pendingRequests: Int { state.withLock { $0.requests.count } }
+
     // MARK: - Requests
 
     /// Calls `completion` with the next fix that has a position and comes from a whole cycle

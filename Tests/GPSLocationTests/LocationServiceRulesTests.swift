@@ -86,6 +86,7 @@ struct LocationServiceRulesTests {
         // Then
         #expect(await asking.value == .failure(.cancelled))
         #expect(locationManagerMock.stopCount == 1, "started only for the request: stopped with it")
+        #expect(sut.pendingRequests == 0, "the request was withdrawn")
         #expect(LocationError.cancelled.description.contains("cancelled"))
     }
 
@@ -111,20 +112,23 @@ struct LocationServiceRulesTests {
     func cancellingOneOfTwo() async {
         // Given
         let expected = Fix.sample()
-        let locationManagerMock = LocationManagerMock(script: [.pause(.milliseconds(300)), .fix(expected)])
+        let locationManagerMock = LocationManagerMock.silent()
         let sut = LocationService(manager: locationManagerMock)
         let other = Eventually<Result<Fix, LocationError>>()
         sut.fetchCurrentLocation(timeout: .seconds(30)) { other.fulfill($0) }
         let asking = Task { () -> Result<Fix, LocationError> in
             do throws(LocationError) { return .success(try await sut.currentFix(timeout: .seconds(30))) } catch { return .failure(error) }
         }
+        #expect(await waitUntil { sut.pendingRequests == 2 })
 
         // When
         asking.cancel()
 
         // Then
         #expect(await asking.value == .failure(.cancelled))
+        #expect(sut.pendingRequests == 1)
         #expect(locationManagerMock.stopCount == 0)
+        sut.locationManager(locationManagerMock, didUpdateFix: expected)   // the source's fix, at last
         #expect(await other.value(within: patience) == .success(expected))
         #expect(locationManagerMock.stopCount == 1)
     }
