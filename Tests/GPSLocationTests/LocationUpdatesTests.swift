@@ -169,12 +169,15 @@ struct LocationUpdatesTests {
     @Test("A source started with start() runs on when its last stream consumer leaves")
     func startedSourceOutlivesStreams() async throws {
         // Given
-        let locationManagerMock = LocationManagerMock(script: [.fix(.sample()), .pause(.seconds(30))])
+        let locationManagerMock = LocationManagerMock.silent()
         let sut = LocationService(manager: locationManagerMock)
         sut.start()
 
-        // When
-        for try await _ in sut.positions() { break }
+        // When a loop takes a fix and leaves
+        let consumer = Task { for try await _ in sut.positions() { break } }
+        #expect(await waitUntil { sut.streamCount == 1 })
+        sut.locationManager(locationManagerMock, didUpdateFix: .sample())   // the source's fix
+        try await consumer.value
 
         // Then
         #expect(locationManagerMock.stopCount == 0)
