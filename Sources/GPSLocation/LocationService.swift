@@ -172,7 +172,7 @@ public final class LocationService: LocationManagerDelegate {
     // MARK: - Streams
 
     /// Every event, in order, as a stream that starts the source when iterated, holds at most
-    /// `bufferLimit` events a consumer has not taken (the oldest give way, counted in
+    /// `bufferLimit` (at least 1) events a consumer has not taken (the oldest give way, counted in
     /// `LocationUpdates.dropped`), ends after the terminal status (`.finished` or `.stopped`,
     /// its last element), and throws the source's failure (an `.error` event is never an
     /// element). See `LocationUpdates`.
