@@ -11,8 +11,10 @@ public final class DelegateRelay: Sendable {
 
     private let box = Mutex(Box())
 
+    /// A relay with no delegate yet.
     public init() {}
 
+    /// The delegate, if it is still alive; from any thread.
     public var delegate: (any LocationManagerDelegate)? {
         get { box.withLock { $0.value } }
         set { box.withLock { $0.value = newValue } }

@@ -20,12 +20,17 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
     case gpsdUnavailable(host: String, port: Int, reason: String)
     /// A receiver or app serving NMEA over the network could not be reached.
     case streamUnavailable(peer: String, reason: String)
-    /// No fix arrived within the time allowed; `reception` says what did arrive, when the
-    /// source knows.
-    case timeout(seconds: Double, reception: Reception? = nil)
+    /// No fix arrived within the time allowed (`after`); `reception` says what did arrive,
+    /// when the source knows.
+    case timeout(after: Duration, reception: Reception? = nil)
     /// The source ended (a capture ran out) before it gave a fix.
     case noFix(source: String)
     case stopped
+    /// The task waiting for a fix was cancelled; its request is withdrawn.
+    case cancelled
+    /// The manager reports to another `LocationService` already: a manager has one delegate,
+    /// so a second service would take every event from the first.
+    case managerInUse(source: String)
     /// Writing a file failed: the disk is full, the file too large, the device broken.
     case writeFailed(WriteFailure)
     case io(String)
@@ -64,18 +69,22 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
             "Cannot connect to \(peer): \(reason)."
         // What arrived, and no more: what to do about it depends on where the user is (the
         // CLI gives its own advice).
-        case .timeout(let seconds, nil):
-            "No fix within \(Self.format(seconds)) s."
-        case .timeout(let seconds, let heard?) where heard.bytes == 0:
-            "No fix within \(Self.format(seconds)) s: nothing received from \(heard.source)."
-        case .timeout(let seconds, let heard?) where heard.sentences == 0:
-            "No fix within \(Self.format(seconds)) s: \(heard.source) sent \(heard.bytes) bytes, but no NMEA sentences\(heard.baud.map { " at \($0) baud" } ?? "")."
-        case .timeout(let seconds, let heard?):
-            "No fix within \(Self.format(seconds)) s: \(heard.source) sends NMEA (\(heard.sentences) sentences), but no fix yet."
+        case .timeout(let limit, nil):
+            "No fix within \(Self.format(limit)) s."
+        case .timeout(let limit, let heard?) where heard.bytes == 0:
+            "No fix within \(Self.format(limit)) s: nothing received from \(heard.source)."
+        case .timeout(let limit, let heard?) where heard.sentences == 0:
+            "No fix within \(Self.format(limit)) s: \(heard.source) sent \(heard.bytes) bytes, but no NMEA sentences\(heard.baud.map { " at \($0) baud" } ?? "")."
+        case .timeout(let limit, let heard?):
+            "No fix within \(Self.format(limit)) s: \(heard.source) sends NMEA (\(heard.sentences) sentences), but no fix yet."
         case .noFix(let source):
             "\(source) ended without a fix."
         case .stopped:
             "Stopped before a fix arrived."
+        case .cancelled:
+            "Cancelled before a fix arrived: the task waiting for it was cancelled."
+        case .managerInUse(let source):
+            "\(source) reports to another LocationService already. Use that service (its streams and subscribers each get every event), or make another manager for this one."
         case .writeFailed(let failure):
             "\(failure)."
         case .io(let message):
@@ -83,7 +92,8 @@ public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    private static func format(_ limit: Duration) -> String {
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

@@ -6,11 +6,18 @@ public import NMEA
 /// (the service, each subscriber, an output and its format), and each hand-over of an event
 /// held inline copied all of it, a fix's 296 bytes even for a status. Boxed, the fix is made
 /// once per epoch and every layer shares it.
+///
+/// `LocationService.updates()` yields every kind but `.error`: a stream throws the failure.
 public enum LocationEvent: Equatable, Sendable {
+    /// An epoch's fix, with or without a position (`hasFix`, `coordinate`).
     indirect case fix(Fix)
+    /// An epoch's satellites.
     indirect case sky(SkyView)
+    /// The source's state; `.finished` and `.stopped` end a run.
     indirect case status(SourceStatus)
+    /// The source failed; the run is over.
     case error(LocationError)
+    /// A checked NMEA sentence as received, when the source forwards them.
     case sentence(String)
 
     /// Whether this is the last event of the source's run.

@@ -3,13 +3,23 @@ public import NMEA
 /// The one protocol every source of fixes conforms to: a serial receiver, gpsd, a replayed
 /// capture, or a mock in a test. Nothing above the managers knows which one it has.
 ///
-/// A manager delivers on its own thread, through its delegate, in order. It must tolerate
-/// `stopUpdatingLocation()` from any thread, and after it has stopped it calls the delegate no more.
+/// **The delivery rule** every manager keeps: every event of a run (from one
+/// `startUpdatingLocation()` to its end) is delivered through the delegate on one thread, the
+/// run's own, in order, and nothing follows the run's terminal event (`.finished`, or a
+/// failure). A manager tolerates `stopUpdatingLocation()` from any thread, and after it has
+/// stopped it calls the delegate no more; it does not report `.stopped` itself (the
+/// `LocationService` that stopped it does, keeping the same rule). Starting a running manager
+/// does nothing.
 public protocol LocationManagerInterface: AnyObject, Sendable {
+    /// Who hears the runs' news: held weakly (the delegate, usually a `LocationService`, owns
+    /// the manager). One delegate at a time; a `LocationService` is the only one a manager
+    /// has once it is given to one.
     var delegate: (any LocationManagerDelegate)? { get set }
     /// What the source is, for people: "/dev/ttyACM0", "gpsd at 127.0.0.1:2947", a file path.
     var sourceDescription: String { get }
+    /// Begins a run on the manager's own thread, unless one is under way.
     func startUpdatingLocation()
+    /// Ends the current run, if any; the manager reports nothing more of it. From any thread.
     func stopUpdatingLocation()
     /// What the engine has counted on this source so far (sentences, bad checksums, epochs),
     /// for a view that shows them while the run lasts. Nil for a source that does not parse
@@ -27,9 +37,16 @@ public extension LocationManagerInterface {
 }
 
 /// How a manager reports; the shape of CoreLocation's delegate, with Linux sources' news added.
+///
+/// Called under the delivery rule (see `LocationManagerInterface`): every call of a run on
+/// the run's thread, in order, none after its terminal one (`didChangeStatus` with a terminal
+/// status, or `didFailWithError`). A delegate method that takes long holds the source up.
 public protocol LocationManagerDelegate: AnyObject, Sendable {
+    /// An epoch's fix, with or without a position (`hasFix`).
     func locationManager(_ manager: any LocationManagerInterface, didUpdateFix fix: Fix)
+    /// An epoch's satellites.
     func locationManager(_ manager: any LocationManagerInterface, didUpdateSkyView sky: SkyView)
+    /// The source's state changed; `.finished` is terminal.
     func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus)
     /// The source cannot go on. It has stopped; nothing more will follow.
     func locationManager(_ manager: any LocationManagerInterface, didFailWithError error: LocationError)

@@ -280,7 +280,7 @@ struct LiveViewTests {
         #expect(manager.statistics == nil, "nothing read yet")
 
         // When
-        let events = await collect(service.events())
+        let events = await drain(service.updates())
 
         // Then
         #expect(events.finished)

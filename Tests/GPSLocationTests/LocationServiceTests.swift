@@ -126,7 +126,7 @@ struct LocationServiceTests {
         let elapsed = clock.now - start
 
         // Then
-        #expect(result == .failure(.timeout(seconds: 0.1)))
+        #expect(result == .failure(.timeout(after: .milliseconds(100))))
         #expect(elapsed >= .milliseconds(90))
         #expect(received.fulfillments == 1)
         #expect(locationManagerMock.startCount == 1)
@@ -165,7 +165,7 @@ struct LocationServiceTests {
         _ = await waitUntil { locationManagerMock.playsEnded >= 1 }
 
         // Then
-        #expect(result == .failure(.timeout(seconds: 0.05)))
+        #expect(result == .failure(.timeout(after: .milliseconds(50))))
         #expect(received.fulfillments == 1)
         #expect(sut.lastFix == nil, "the manager was stopped at the timeout: the late fix never came")
     }
@@ -234,13 +234,18 @@ struct LocationServiceTests {
     func requestDuringStream() async {
         // Given
         let expected = Fix.sample()
-        let locationManagerMock = LocationManagerMock(script: [.pause(.milliseconds(100)), .fix(expected)])
+        let locationManagerMock = LocationManagerMock.silent()
         let sut = LocationService(manager: locationManagerMock)
-        let stream = sut.fixes()
+        let taken = EventLog()
+        let streaming = Task {
+            for try await fix in sut.positions() { taken.append(.fix(fix)) }
+        }
+        #expect(await waitUntil { sut.streamCount == 1 })
         let received = Eventually<Result<Fix, LocationError>>()
 
         // When
         sut.fetchCurrentLocation { received.fulfill($0) }
+        sut.locationManager(locationManagerMock, didUpdateFix: expected)   // the source's fix
         let result = await received.value(within: patience)
 
         // Then
@@ -248,10 +253,10 @@ struct LocationServiceTests {
         #expect(locationManagerMock.startCount == 1)
         #expect(locationManagerMock.stopCount == 0, "the stream still wants fixes")
 
+        #expect(await waitUntil { taken.events == [.fix(expected)] })
         sut.stop()
-        let streamed = await collect(stream)
-        #expect(streamed.finished)
-        #expect(streamed.elements == [expected])
+        #expect((try? await streaming.value) != nil, "the stream ended without a failure")
+        #expect(taken.events == [.fix(expected)])
     }
 
     @Test("After a source has finished, a new request starts it again", .timeLimit(.minutes(1)))
@@ -260,7 +265,7 @@ struct LocationServiceTests {
         let expected = Fix.sample()
         let locationManagerMock = LocationManagerMock.delivering([expected], then: .finished(emptyStatistics))
         let sut = LocationService(manager: locationManagerMock)
-        let firstRun = await collect(sut.fixes())
+        let firstRun = await collect(sut.positions())
         #expect(firstRun.finished)
 
         // When
@@ -306,7 +311,7 @@ struct LocationServiceTests {
         let result = await received.value(within: patience)
 
         // Then the timeout says what had arrived
-        #expect(result == .failure(.timeout(seconds: 0.05, reception: heard)))
+        #expect(result == .failure(.timeout(after: .milliseconds(50), reception: heard)))
     }
 
     @Test("currentFix throws .timeout when the manager never delivers", .timeLimit(.minutes(1)))
@@ -321,7 +326,7 @@ struct LocationServiceTests {
         }
 
         // Then
-        #expect(result == .failure(.timeout(seconds: 0.1)))
+        #expect(result == .failure(.timeout(after: .milliseconds(100))))
         #expect(locationManagerMock.stopCount == 1)
     }
 
@@ -342,7 +347,7 @@ struct LocationServiceTests {
 
     // MARK: - Streams
 
-    @Test("fixes() yields every fix in order and finishes when the source reports .finished",
+    @Test("positions() yields every fix in order and finishes when the source reports .finished",
           .timeLimit(.minutes(1)), arguments: [LocationManagerMock.Delivery.onOwnQueue, .insideStart])
     func fixesStream(delivery: LocationManagerMock.Delivery) async {
         // Given
@@ -351,7 +356,7 @@ struct LocationServiceTests {
         let sut = LocationService(manager: locationManagerMock)
 
         // When
-        let streamed = await collect(sut.fixes())
+        let streamed = await collect(sut.positions())
 
         // Then
         #expect(streamed.finished, "the stream must finish at .finished")
@@ -360,24 +365,30 @@ struct LocationServiceTests {
         #expect(sut.lastFix == fixes.last)
     }
 
-    @Test("fixes() passes on epochs without a position too (lastFix keeps the last real one)", .timeLimit(.minutes(1)))
-    func fixesStreamIncludesNoFix() async {
-        // Given
+    @Test("positions() leaves out epochs without a position, so a coordinate is never nil; updates() has them all",
+          .timeLimit(.minutes(1)))
+    func positionsLeaveOutNoFix() async {
+        // Given: a cold start's epochs (no fix, then a mode without a coordinate) around a fix
         let good = Fix.sample(second: 1)
-        let locationManagerMock = LocationManagerMock.delivering(
-            [.noFix(second: 0), good, .noFix(second: 2)], then: .finished(emptyStatistics))
+        var modeWithoutCoordinate = Fix.sample(second: 3)
+        modeWithoutCoordinate.coordinate = nil
+        let epochs = [Fix.noFix(second: 0), good, .noFix(second: 2), modeWithoutCoordinate]
+        let locationManagerMock = LocationManagerMock.delivering(epochs, then: .finished(emptyStatistics))
         let sut = LocationService(manager: locationManagerMock)
 
         // When
-        let streamed = await collect(sut.fixes())
+        let positions = await collect(sut.positions())
+        let updates = await collect(sut.updates())
 
         // Then
-        #expect(streamed.finished)
-        #expect(streamed.elements == [.noFix(second: 0), good, .noFix(second: 2)])
+        #expect(positions.finished)
+        #expect(positions.elements == [good])
+        #expect(positions.elements.allSatisfy { $0.coordinate != nil && $0.hasFix })
+        #expect(updates.elements == epochs.map { .fix($0) } + [.status(.finished(emptyStatistics))])
         #expect(sut.lastFix == good)
     }
 
-    @Test("events() yields fixes, sky views, sentences and statuses in order, ending with the terminal one", .timeLimit(.minutes(1)))
+    @Test("updates() yields fixes, sky views, sentences and statuses in order, ending with the terminal one", .timeLimit(.minutes(1)))
     func eventsStream() async {
         // Given
         let a = Fix.sample(second: 0), b = Fix.sample(second: 1)
@@ -389,7 +400,7 @@ struct LocationServiceTests {
         let sut = LocationService(manager: locationManagerMock)
 
         // When
-        let streamed = await collect(sut.events())
+        let streamed = await collect(sut.updates())
 
         // Then
         #expect(streamed.finished)
@@ -400,34 +411,41 @@ struct LocationServiceTests {
         #expect(streamed.elements.last?.isTerminal == true)
     }
 
-    @Test("events() ends with the error when the source fails", .timeLimit(.minutes(1)))
-    func eventsStreamEndsWithError() async {
+    @Test("A source's failure is thrown from next() as its LocationError, after what came before it",
+          .timeLimit(.minutes(1)), arguments: [LocationManagerMock.Delivery.onOwnQueue, .insideStart])
+    func failureIsThrown(delivery: LocationManagerMock.Delivery) async {
         // Given
         let a = Fix.sample()
-        let locationManagerMock = LocationManagerMock(script: [.fix(a), .error(.deviceGone(path: "/dev/ttyUSB0"))])
+        let locationManagerMock = LocationManagerMock(script: [.fix(a), .error(.deviceGone(path: "/dev/ttyUSB0"))],
+                                                      delivery: delivery)
         let sut = LocationService(manager: locationManagerMock)
 
         // When
-        let events = await collect(sut.events())
-        // (a second subscriber, after the end, starts a new run of the source)
+        let events = await drain(sut.updates())
+        let fixes = await drain(sut.positions())
 
         // Then
-        #expect(events.finished)
-        #expect(events.elements == [.fix(a), .error(.deviceGone(path: "/dev/ttyUSB0"))])
+        #expect(events.finished && fixes.finished)
+        #expect(events.elements == [.fix(a)], "the error is thrown, never an element")
+        #expect(events.error == .deviceGone(path: "/dev/ttyUSB0"))
+        #expect(fixes.elements == [a])
+        #expect(fixes.error == .deviceGone(path: "/dev/ttyUSB0"))
     }
 
     @Test("Two streams each get every event", .timeLimit(.minutes(1)))
     func twoStreams() async {
         // Given
         let fixes = (0..<3).map { Fix.sample(second: $0) }
-        let locationManagerMock = LocationManagerMock(script: [.pause(.milliseconds(100))] + fixes.map { .fix($0) }
-                                                      + [.status(.finished(emptyStatistics))])
+        let locationManagerMock = LocationManagerMock.silent()
         let sut = LocationService(manager: locationManagerMock)
 
-        // When
-        let first = sut.fixes()
-        let second = sut.events()
-        let (a, b) = (await collect(first), await collect(second))
+        // When: both iterate at once, and the source reports
+        async let first = collect(sut.positions())
+        async let second = collect(sut.updates())
+        #expect(await waitUntil { sut.streamCount == 2 })
+        for fix in fixes { sut.locationManager(locationManagerMock, didUpdateFix: fix) }
+        sut.locationManager(locationManagerMock, didChangeStatus: .finished(emptyStatistics))
+        let (a, b) = await (first, second)
 
         // Then
         #expect(a.finished && b.finished)
@@ -443,17 +461,18 @@ struct LocationServiceTests {
         // Given
         let locationManagerMock = LocationManagerMock.silent()
         let sut = LocationService(manager: locationManagerMock)
-        let fixes = sut.fixes()
-        let events = sut.events()
+        let fixes = Task { await collect(sut.positions()) }
+        let events = Task { await collect(sut.updates()) }
         let received = Eventually<Result<Fix, LocationError>>()
         sut.fetchCurrentLocation(timeout: .seconds(30)) { received.fulfill($0) }
+        #expect(await waitUntil { sut.streamCount == 2 })
 
         // When
         sut.stop()
 
         // Then
         let result = await received.value(within: patience)
-        let (streamedFixes, streamedEvents) = (await collect(fixes), await collect(events))
+        let (streamedFixes, streamedEvents) = (await fixes.value, await events.value)
         #expect(result == .failure(.stopped))
         #expect(received.fulfillments == 1)
         #expect(streamedFixes.finished)
@@ -471,16 +490,20 @@ struct LocationServiceTests {
         let a = Fix.sample(second: 0)
         let locationManagerMock = LocationManagerMock(script: [.fix(a), .pause(.seconds(30)), .fix(.sample(second: 1))])
         let sut = LocationService(manager: locationManagerMock)
-        let events = sut.events()
-        #expect(await waitUntil { sut.lastFix == a })
+        let taken = EventLog()
+        let consumer = Task {
+            do throws(LocationError) {
+                for try await event in sut.updates() { taken.append(event) }
+            } catch {}
+        }
+        #expect(await waitUntil { taken.events == [.fix(a)] })
 
         // When
         sut.stop()
 
         // Then
-        let streamed = await collect(events)
-        #expect(streamed.finished)
-        #expect(streamed.elements == [.fix(a), .status(.stopped)])
+        await consumer.value
+        #expect(taken.events == [.fix(a), .status(.stopped)])
         #expect(locationManagerMock.stopCount == 1)
         _ = await waitUntil { locationManagerMock.playsEnded >= 1 }
         #expect(locationManagerMock.stepsDelivered == 1, "the mock's pause was cut short and nothing followed")
@@ -604,12 +627,12 @@ struct LocationServiceTests {
           .timeLimit(.minutes(1)))
     func streamEndingDuringSubscribe() async {
         // Given: a source that reports everything before startUpdatingLocation() returns, as the
-        // seed's mock does (a fast manager thread can do the same before fixes() returns)
+        // seed's mock does (a fast manager thread can do the same before the first next() returns)
         let expected = Fix.sample()
         let locationManagerMock = LocationManagerMock.delivering([expected], then: .finished(emptyStatistics),
                                                                  delivery: .insideStart)
         let sut = LocationService(manager: locationManagerMock)
-        let firstRun = await collect(sut.fixes())
+        let firstRun = await collect(sut.positions())
         #expect(firstRun.finished)
         #expect(firstRun.elements == [expected])
 
@@ -663,8 +686,8 @@ struct LocationServiceTests {
         let locationManagerMock = LocationManagerMock(script: [.pause(.milliseconds(50))] + fixes.map { .fix($0) }
                                                       + [.status(.finished(emptyStatistics))])
 
-        // When: `for await fix in LocationService(manager: m).fixes()`
-        let stream = LocationService(manager: locationManagerMock).fixes()
+        // When: `for try await fix in LocationService(manager: m).positions()`
+        let stream = LocationService(manager: locationManagerMock).positions()
         let streamed = await collect(stream, within: .seconds(2))
 
         // Then
@@ -683,7 +706,7 @@ struct LocationServiceTests {
         let locationManagerMock = LocationManagerMock.delivering([expected], then: .finished(emptyStatistics),
                                                                  delivery: .insideStart)
         let sut = LocationService(manager: locationManagerMock)
-        let stream = sut.fixes()
+        let stream = sut.positions()
         let firstRun = await collect(stream)
         #expect(firstRun.finished)
 
@@ -702,8 +725,8 @@ struct LocationServiceTests {
 @Suite("LocationError")
 struct LocationErrorTests {
     @Test("Descriptions name the thing to fix", arguments: [
-        (LocationError.timeout(seconds: 0.1), "No fix within 0.1 s."),
-        (.timeout(seconds: 30), "No fix within 30 s."),
+        (LocationError.timeout(after: .milliseconds(100)), "No fix within 0.1 s."),
+        (.timeout(after: .seconds(30)), "No fix within 30 s."),
         (.fileNotFound(path: "x.nmea"), "x.nmea: no such file."),
         (.noFix(source: "mock receiver"), "mock receiver ended without a fix."),
         (.stopped, "Stopped before a fix arrived."),
@@ -716,16 +739,16 @@ struct LocationErrorTests {
     @Test("A timeout says what arrived before it: nothing, bytes without NMEA (at the rate in use), or NMEA without a fix")
     func timeoutStatesWhatArrived() {
         let port = "/dev/ttyUSB0"
-        let nothing = LocationError.timeout(seconds: 2, reception: Reception(source: port, baud: 9600))
-        let noise = LocationError.timeout(seconds: 2, reception: Reception(source: port, bytes: 512, baud: 9600))
-        let hunting = LocationError.timeout(seconds: 2, reception: Reception(source: port, bytes: 512))
-        let noFix = LocationError.timeout(seconds: 30, reception: Reception(source: port, bytes: 4096, sentences: 60, baud: 4800))
+        let nothing = LocationError.timeout(after: .seconds(2), reception: Reception(source: port, baud: 9600))
+        let noise = LocationError.timeout(after: .seconds(2), reception: Reception(source: port, bytes: 512, baud: 9600))
+        let hunting = LocationError.timeout(after: .seconds(2), reception: Reception(source: port, bytes: 512))
+        let noFix = LocationError.timeout(after: .seconds(30), reception: Reception(source: port, bytes: 4096, sentences: 60, baud: 4800))
 
         #expect(nothing.description == "No fix within 2 s: nothing received from /dev/ttyUSB0.")
         #expect(noise.description == "No fix within 2 s: /dev/ttyUSB0 sent 512 bytes, but no NMEA sentences at 9600 baud.")
         #expect(hunting.description == "No fix within 2 s: /dev/ttyUSB0 sent 512 bytes, but no NMEA sentences.")
         #expect(noFix.description == "No fix within 30 s: /dev/ttyUSB0 sends NMEA (60 sentences), but no fix yet.")
-        #expect(LocationError.timeout(seconds: 30).description == "No fix within 30 s.")
+        #expect(LocationError.timeout(after: .seconds(30)).description == "No fix within 30 s.")
     }
 
     @Test("Terminal events are the terminal statuses and errors")

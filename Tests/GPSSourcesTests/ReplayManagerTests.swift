@@ -44,7 +44,7 @@ struct ReplayManagerTests {
         let sut = LocationService(manager: manager)
 
         // When
-        let streamed = await collect(sut.events(), within: patience)
+        let streamed = await collect(sut.updates(), within: patience)
 
         // Then
         #expect(streamed.finished)
@@ -70,7 +70,7 @@ struct ReplayManagerTests {
         #expect(sut.lastFix?.second == 2)
     }
 
-    @Test("fixes() finishes at the end of the capture; a second stream replays it again", .timeLimit(.minutes(1)))
+    @Test("positions() finishes at the end of the capture; a second stream replays it again", .timeLimit(.minutes(1)))
     func finishesAndReplaysAgain() async throws {
         // Given
         let dir = try TemporaryDirectory()
@@ -78,8 +78,8 @@ struct ReplayManagerTests {
         let sut = LocationService(manager: ReplayManager(path: path, speed: .maximum))
 
         // When
-        let first = await collect(sut.fixes(), within: patience)
-        let second = await collect(sut.fixes(), within: patience)
+        let first = await collect(sut.positions(), within: patience)
+        let second = await collect(sut.positions(), within: patience)
 
         // Then
         #expect(first.finished && second.finished)
@@ -111,7 +111,7 @@ struct ReplayManagerTests {
         let sut = LocationService(manager: ReplayManager(path: path, speed: .maximum, forwardsSentences: true))
 
         // When
-        let streamed = await collect(sut.events(), within: patience)
+        let streamed = await collect(sut.updates(), within: patience)
 
         // Then
         let sentences = streamed.elements.compactMap { if case .sentence(let s) = $0 { s } else { nil } }
@@ -178,7 +178,7 @@ struct ReplayManagerTests {
         let received = Eventually<Result<Fix, LocationError>>()
 
         // When
-        let events = sut.events()
+        let events = sut.updates()
         sut.fetchCurrentLocation { received.fulfill($0) }
         let streamed = await collect(events, within: patience)
         let result = await received.value(within: patience)
@@ -193,7 +193,7 @@ struct ReplayManagerTests {
     func missingDirectory() async throws {
         let path = "/nonexistent-gpsfix-dir/capture.nmea"
         let sut = LocationService(manager: ReplayManager(path: path))
-        let streamed = await collect(sut.events(), within: patience)
+        let streamed = await collect(sut.updates(), within: patience)
         #expect(streamed.elements == [.error(.fileNotFound(path: path))])
     }
 
@@ -205,7 +205,7 @@ struct ReplayManagerTests {
         let sut = LocationService(manager: ReplayManager(path: path))
 
         // When
-        let streamed = await collect(sut.events(), within: patience)
+        let streamed = await collect(sut.updates(), within: patience)
 
         // Then
         #expect(streamed.finished)
@@ -226,7 +226,7 @@ struct ReplayManagerTests {
         let sut = LocationService(manager: ReplayManager(path: path, speed: .maximum))
 
         // When
-        let streamed = await collect(sut.events(), within: patience)
+        let streamed = await collect(sut.updates(), within: patience)
 
         // Then
         #expect(streamed.finished)
@@ -238,7 +238,7 @@ struct ReplayManagerTests {
         let dir = try TemporaryDirectory()
         let path = try dir.write("junk.bin", bytes: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
         let sut = LocationService(manager: ReplayManager(path: path, speed: .maximum, loop: true))
-        let streamed = await collect(sut.events(), within: patience)
+        let streamed = await collect(sut.updates(), within: patience)
         #expect(streamed.elements == [.error(.notACapture(path: path))])
     }
 
@@ -254,12 +254,12 @@ struct ReplayManagerTests {
         // When (each service is kept alive for its run: managers hold their delegate weakly)
         let pacedService = LocationService(manager: ReplayManager(path: path, speed: .factor(10)))
         let pacedStart = clock.now
-        let paced = await collect(pacedService.fixes(), within: patience)
+        let paced = await collect(pacedService.positions(), within: patience)
         let pacedElapsed = clock.now - pacedStart
 
         let fastService = LocationService(manager: ReplayManager(path: path, speed: .maximum))
         let fastStart = clock.now
-        let fast = await collect(fastService.fixes(), within: patience)
+        let fast = await collect(fastService.positions(), within: patience)
         let fastElapsed = clock.now - fastStart
         withExtendedLifetime((pacedService, fastService)) {}
 
@@ -307,14 +307,15 @@ struct ReplayManagerTests {
         let path = try dir.write("long.nmea", SmallCapture.text(epochs: 60))
         let manager = ReplayManager(path: path, speed: .factor(1))
         let sut = LocationService(manager: manager)
-        let events = sut.events()
+        let events = sut.updates()
+        let streaming = Task { await collect(events, within: .seconds(30)) }
         #expect(await waitUntil(patience) { sut.lastFix != nil })
         let clock = ContinuousClock()
 
         // When
         let stopAt = clock.now
         sut.stop()
-        let streamed = await collect(events, within: .seconds(5))
+        let streamed = await streaming.value
         let elapsed = clock.now - stopAt
 
         // Then
@@ -362,7 +363,7 @@ struct ReplayManagerTests {
         let sut = LocationService(manager: ReplayManager(path: path, speed: .maximum))
 
         // When
-        let streamed = await collect(sut.events(), within: patience)
+        let streamed = await collect(sut.updates(), within: patience)
 
         // Then
         let sky = try #require(streamed.elements.compactMap(\.sky).first)

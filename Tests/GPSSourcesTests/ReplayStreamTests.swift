@@ -173,7 +173,7 @@ struct ReplayStreamTests {
         let sut = LocationService(manager: ReplayManager(path: path, speed: .maximum, loop: true))
 
         // When
-        let streamed = await collect(sut.events(), within: patience)
+        let streamed = await collect(sut.updates(), within: patience)
 
         // Then
         #expect(streamed.finished)

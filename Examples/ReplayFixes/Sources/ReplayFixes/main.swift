@@ -10,14 +10,18 @@ guard arguments.count == 2 else {
     exit(64)
 }
 let service = LocationService(manager: ReplayManager(path: arguments[1], speed: .maximum))
-// Subscribed before the start, so that no fix goes by before the loop is listening.
-let fixes = service.fixes()
-service.start()
 var count = 0
-for await fix in fixes where fix.hasFix {
-    count += 1
-    if let coordinate = fix.coordinate, let time = fix.timestamp?.time {
-        print("\(time.hour):\(time.minute):\(time.second) \(coordinate.latitude) \(coordinate.longitude)")
+do {
+    // positions() starts the replay when the loop begins, yields only fixes with a position,
+    // and throws the replay's failure (a missing file, not a capture).
+    for try await fix in service.positions() {
+        count += 1
+        let coordinate = fix.coordinate!
+        let time = fix.timestamp.map { "\($0.time.hour):\($0.time.minute):\($0.time.second) " } ?? ""
+        print("\(time)\(coordinate.latitude) \(coordinate.longitude)")
     }
+} catch {
+    print("ReplayFixes: \(error)")
+    exit(1)
 }
 print("\(count) fixes")
