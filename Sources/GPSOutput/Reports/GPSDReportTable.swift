@@ -44,9 +44,10 @@ public enum GPSDReportTable {
                      range: ValueRange(Bounds.accuracy), unit: "m", "spherical error (Garmin's PGRME)"),
     ]
 
-    /// TPV's position: a reader needs both for a fix.
+    /// TPV's latitude: a reader needs it and `longitude` for a fix.
     public static let latitude = ReportMember<Fix>("lat", \.coordinate?.latitude, path: "coordinate?.latitude", decimals: 9,
                                                    range: ValueRange(Bounds.latitude), unit: "°", "latitude, north positive")
+    /// TPV's longitude.
     public static let longitude = ReportMember<Fix>("lon", \.coordinate?.longitude, path: "coordinate?.longitude", decimals: 9,
                                                     range: ValueRange(Bounds.longitude), unit: "°", "longitude, east positive")
 
@@ -102,14 +103,22 @@ public enum GPSDReportTable {
 
 /// A row of any class, in the words the README shows it in.
 public struct ReportRowText: Sendable {
+    /// The member's name (`ReportMember.name`).
     public let name: String
+    /// Its Swift path in the record (`ReportMember.path`).
     public let path: String
+    /// Digits printed after the point.
     public let decimals: Int
+    /// What a reader accepts.
     public let range: ValueRange
+    /// A direction printed 0 where it rounds to 360.
     public let isBearing: Bool
+    /// Its unit ("" for a ratio).
     public let unit: String
+    /// What it is.
     public let meaning: String
 
+    /// The row's words, whatever its record.
     public init<Record>(_ member: ReportMember<Record>) {
         name = member.name
         path = member.path

@@ -59,23 +59,28 @@ public struct ReportMember<Record>: Sendable {
 /// The values a member may hold, from `lower` to `upper`, the upper end in or out: `Bounds`
 /// has both kinds (a latitude to 90 inclusive, a course below 360).
 public struct ValueRange: Equatable, Sendable, CustomStringConvertible {
+    /// The least value in the range.
     public let lower: Double
+    /// The greatest value, in the range or just past it (`includesUpper`).
     public let upper: Double
     /// Whether `upper` itself is in the range.
     public let includesUpper: Bool
 
+    /// A range with both ends in it (`Bounds.latitude`).
     public init(_ range: ClosedRange<Double>) {
         lower = range.lowerBound
         upper = range.upperBound
         includesUpper = true
     }
 
+    /// A range that stops short of its upper end (`Bounds.course`: below 360).
     public init(_ range: Range<Double>) {
         lower = range.lowerBound
         upper = range.upperBound
         includesUpper = false
     }
 
+    /// Whether `value` lies in the range (NaN never does).
     public func contains(_ value: Double) -> Bool {
         value >= lower && (includesUpper ? value <= upper : value < upper)
     }
