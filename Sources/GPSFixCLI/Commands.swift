@@ -133,8 +133,8 @@ enum Commands {
             .usage,
         ],
         usageForms: [
-            // A capture is a receiver's bytes; a track is anything's fixes.
-            UsageForm(operands: "FILE", leaving: ["--gpx", "--gpsd", "--nmea-tcp", "--replay", "--speed", "--loop"]),
+            // A capture is a receiver's bytes (a port's or a TCP stream's); a track is anything's fixes.
+            UsageForm(operands: "FILE", leaving: ["--gpx", "--gpsd", "--replay", "--speed", "--loop"]),
             UsageForm(leading: ["--gpx"]),
         ]
     )

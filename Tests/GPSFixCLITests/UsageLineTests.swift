@@ -40,11 +40,11 @@ struct UsageLineTests {
         #expect(Commands.completion.usage == "gpsfix completion bash|zsh")
     }
 
-    @Test("record has its two lines: a receiver's bytes to FILE, or any source's fixes to --gpx FILE")
+    @Test("record has its two lines: a receiver's bytes (a port's or a TCP stream's) to FILE, or any source's fixes to --gpx FILE")
     func recordForms() {
         let lines = Commands.record.usage.split(separator: "\n").map { $0.drop { $0 == " " } }
         #expect(lines.count == 2)
-        #expect(lines.first == "gpsfix record FILE [--device PATH [--baud N]] [--simulated] [--force]")
+        #expect(lines.first == "gpsfix record FILE [--device PATH [--baud N] | --nmea-tcp HOST:PORT] [--simulated] [--force]")
         #expect(lines.last?.hasPrefix("gpsfix record --gpx FILE [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE") == true)
     }
 
