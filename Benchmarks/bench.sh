@@ -57,7 +57,10 @@ fi
 if [ "${INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null && command -v gpsdecode >/dev/null; then
   for _ in 1 2 3 4 5; do cat "$work/one"; done > "$work/five.nmea"
   count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" < "$work/five.nmea" 2>&1 >/dev/null | sed -n 's/.*refs: *//p' | tr -d ,; }
-  gi=$(count .build/release/gpsfix watch --replay "$work/five.nmea" --json --speed max)
+  # A stripped copy: valgrind gives up on the full-LTO binary's debug info ("Possibly
+  # corrupted debuginfo file"), and without this the line was silently missing.
+  strip -o "$work/gpsfix" .build/release/gpsfix
+  gi=$(count "$work/gpsfix" watch --replay "$work/five.nmea" --json --speed max)
   di=$(count gpsdecode)
   echo "instructions for $(stat -c %s "$work/five.nmea") bytes: gpsfix $gi, gpsdecode $di: $(python3 -c "print(round($di/$gi,1))")x fewer"
 fi

@@ -86,6 +86,11 @@ struct Checker: ~Copyable {
         if !value.isFinite || !bounds.contains(value) { fail("\(name) \(value) out of range") }
     }
 
+    private mutating func within(_ name: String, _ value: Double?, _ range: ValueRange) {
+        guard let value else { return }
+        if !value.isFinite || !range.contains(value) { fail("\(name) \(value) out of range") }
+    }
+
     mutating func check(_ event: EngineEvent) {
         switch event {
         case .fix(let fix): check(fix)
@@ -99,28 +104,13 @@ struct Checker: ~Copyable {
             within("latitude", c.latitude, Bounds.latitude)
             within("longitude", c.longitude, Bounds.longitude)
         }
-        within("altitude", fix.altitude, Bounds.altitude)
-        within("geoid separation", fix.geoidSeparation, Bounds.geoidSeparation)
-        within("ellipsoidal altitude", fix.ellipsoidalAltitude, Bounds.altitude)
-        within("speed", fix.speed, Bounds.speed)
-        within("course", fix.course, Bounds.course)
-        within("magnetic variation", fix.magneticVariation, -180.0...180.0)
-        within("climb", fix.climb, Bounds.verticalSpeed)
+        // Every measurement a report carries within its row's range (`GPSDReportTable`).
+        for member in GPSDReportTable.tpv { within("TPV \(member.name)", fix[keyPath: member.keyPath], member.range) }
         if let n = fix.satellitesUsed, !Bounds.satellites.contains(n) { fail("satellites used \(n)") }
         check(fix.dop)
-        for (name, value) in [("horizontal accuracy", fix.horizontalAccuracy), ("vertical accuracy", fix.verticalAccuracy),
-                              ("latitude error", fix.latitudeError), ("longitude error", fix.longitudeError),
-                              ("spherical error", fix.sphericalError)] {
-            within(name, value, Bounds.accuracy)
-        }
         if let t = fix.timestamp { check(t) }
         if let e = fix.errorStatistics {
-            for (name, value) in [("GST rms", e.rms), ("GST semi-major", e.semiMajor), ("GST semi-minor", e.semiMinor),
-                                  ("GST latitude error", e.latitudeError), ("GST longitude error", e.longitudeError),
-                                  ("GST altitude error", e.altitudeError)] {
-                within(name, value, Bounds.accuracy)
-            }
-            within("GST orientation", e.orientation, Bounds.orientation)
+            for member in GPSDReportTable.gst { within("GST \(member.name)", e[keyPath: member.keyPath], member.range) }
         }
 
         writer.removeAll()
@@ -145,9 +135,7 @@ struct Checker: ~Copyable {
         for s in sky.satellites {
             if seen.contains(s.id) { fail("satellite \(s.id) listed twice") }
             seen.append(s.id)
-            within("elevation", s.elevation, Bounds.elevation)
-            within("azimuth", s.azimuth, Bounds.azimuth)
-            within("SNR", s.snr, Bounds.snr)
+            for member in GPSDReportTable.satellite { within("satellite \(member.name)", s[keyPath: member.keyPath], member.range) }
         }
         if sky.satellitesUsed > sky.satellites.count { fail("more used than seen") }
         if sky.satellites.count > Bounds.satellites.upperBound { fail("\(sky.satellites.count) satellites in one sky view") }
@@ -160,10 +148,9 @@ struct Checker: ~Copyable {
     }
 
     mutating func check(_ dop: DilutionOfPrecision) {
-        within("PDOP", dop.position, Bounds.dop)
-        within("HDOP", dop.horizontal, Bounds.dop)
-        within("VDOP", dop.vertical, Bounds.dop)
-        within("TDOP", dop.time, Bounds.dop)
+        // A fix's DOPs are a sky view's: held to the SKY rows' ranges.
+        let sky = SkyView(dop: dop)
+        for member in GPSDReportTable.sky { within("DOP \(member.name)", sky[keyPath: member.keyPath], member.range) }
     }
 
     mutating func check(_ t: FixTime) {

@@ -17,6 +17,12 @@ struct OptionSpec: Sendable {
     var isRepeatable = false
     /// What the shell completions offer for the value.
     var completion: ValueCompletion?
+    /// The alternatives it is one of in the usage line (`[--json | --nmea | …]`): options
+    /// naming one choice are shown in one bracket, in table order.
+    var usageChoice: String?
+    /// The option it goes with, inside whose brackets the usage line shows it
+    /// (`--device PATH [--baud N]`).
+    var usageParent: String?
 
     static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, value: nil, help: help) }
     static func value(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
@@ -32,6 +38,20 @@ struct OptionSpec: Sendable {
     func repeatable() -> OptionSpec {
         var spec = self
         spec.isRepeatable = true
+        return spec
+    }
+
+    /// Shown in the usage line as one of the alternatives named `choice`.
+    func among(_ choice: String) -> OptionSpec {
+        var spec = self
+        spec.usageChoice = choice
+        return spec
+    }
+
+    /// Shown in the usage line inside `parent`'s brackets.
+    func inside(_ parent: String) -> OptionSpec {
+        var spec = self
+        spec.usageParent = parent
         return spec
     }
 

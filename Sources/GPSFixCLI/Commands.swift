@@ -5,7 +5,7 @@ import GPSSources
 struct Command: Sendable {
     let name: String
     let summary: String
-    let usage: String
+    /// Its options, in the order help and the usage line show them.
     let options: [OptionSpec]
     let positionals: Int
     let details: String
@@ -14,21 +14,41 @@ struct Command: Sendable {
     var exits: [ExitStatus] = []
     /// What completes its positional arguments (`record FILE`), when it takes any.
     var operands: ValueCompletion = .files
+    /// How its usage line names it, where that is not its name (`[fix]`, the default).
+    var invokedAs: String?
+    /// Its usage lines (`usage`, made from `options`): one unless it has two ways to be called.
+    var usageForms: [UsageForm] = [UsageForm()]
+}
+
+extension [OptionSpec] {
+    /// These options placed in the usage line: those named in `choices` among that choice's
+    /// alternatives, those in `parents` inside their parent's brackets.
+    func placed(among choices: [String: String] = [:], inside parents: [String: String] = [:]) -> [OptionSpec] {
+        map { option in
+            var placed = option
+            if let choice = choices[option.name] { placed = placed.among(choice) }
+            if let parent = parents[option.name] { placed = placed.inside(parent) }
+            return placed
+        }
+    }
 }
 
 /// Source options shared by every command that reads fixes.
 let deviceOptions: [OptionSpec] = [
-    .value("--device", "PATH", "The receiver's serial port (default: the first GPS found; see 'gpsfix devices').").completing(.devices),
+    .value("--device", "PATH", "The receiver's serial port (default: the first GPS found; see 'gpsfix devices').").completing(.devices)
+        .among("source"),
     .value("--baud", "N", "Its baud rate (default: found automatically; USB CDC-ACM ports need none).")
-        .completing(.words(Autobaud.rates.map(String.init))),
+        .completing(.words(Autobaud.rates.map(String.init))).inside("--device"),
 ]
 
 let sourceOptions: [OptionSpec] = deviceOptions + [
-    .optionalValue("--gpsd", "[HOST[:PORT]]", "Read through a running gpsd (default 127.0.0.1:2947)."),
-    .value("--nmea-tcp", "HOST:PORT", "Read NMEA that a receiver or app serves over TCP (an RTK board, a phone's NMEA server); reconnects when the stream drops."),
-    .value("--replay", "FILE", "Read a recorded capture (gpsfake format) instead of a receiver; '-' reads standard input, and a pipe or FIFO is replayed as it arrives."),
-    .value("--speed", "X|max", "Replay at X times the capture's own pace, or as fast as possible (default 1; for fix: max)."),
-    .flag("--loop", "Start the capture again when it ends (a file only: a pipe or FIFO is read once)."),
+    .optionalValue("--gpsd", "[HOST[:PORT]]", "Read through a running gpsd (default 127.0.0.1:2947).").among("source"),
+    .value("--nmea-tcp", "HOST:PORT", "Read NMEA that a receiver or app serves over TCP (an RTK board, a phone's NMEA server); reconnects when the stream drops.")
+        .among("source"),
+    .value("--replay", "FILE", "Read a recorded capture (gpsfake format) instead of a receiver; '-' reads standard input, and a pipe or FIFO is replayed as it arrives.")
+        .among("source"),
+    .value("--speed", "X|max", "Replay at X times the capture's own pace, or as fast as possible (default 1; for fix: max).").inside("--replay"),
+    .flag("--loop", "Start the capture again when it ends (a file only: a pipe or FIFO is read once).").inside("--replay"),
     .flag("--simulated", "Take a receiver's simulator or demo output (GGA quality 8, mode S) as fixes; by default it is no fix."),
 ]
 
@@ -44,8 +64,10 @@ enum Commands {
     static let watch = Command(
         name: "watch",
         summary: "Print fixes as they arrive.",
-        usage: "gpsfix watch [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE [--speed X|max] [--loop] | --mqtt URL]… [--json | --nmea | --gpx | --view] [-n N] [-t]",
-        options: severalSourceOptions + MQTTOptions.watch + OutputFormat.watchOptions + [
+        options: severalSourceOptions
+            // Read from a broker, --mqtt is a source like the others; how to reach it goes with it.
+            + MQTTOptions.watch.placed(among: ["--mqtt": "source"], inside: Dictionary(uniqueKeysWithValues: MQTTOptions.watch.dropFirst().map { ($0.name, "--mqtt") }))
+            + OutputFormat.watchOptions.placed(among: Dictionary(uniqueKeysWithValues: OutputFormat.watchOptions.map { ($0.name, "format") })) + [
             .value("-n", "N", "Stop after N reports (lines; with --gpx, track points), as 'gpspipe -n' does."),
             .flag("-t", "Prefix each line with the local time it was written ('2026-11-30 07:10:00: '), as 'gpspipe -t' does."),
         ],
@@ -70,10 +92,9 @@ enum Commands {
     static let fix = Command(
         name: "fix",
         summary: "Print the first fix and exit (the default command).",
-        usage: "gpsfix [fix] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE] [--timeout S] [--json]",
         options: sourceOptions + [
             .value("--timeout", "S", "Give up after S seconds without a fix (default 30)."),
-        ] + OutputFormat.fixOptions,
+        ] + OutputFormat.fixOptions.placed(among: Dictionary(uniqueKeysWithValues: OutputFormat.fixOptions.map { ($0.name, "format") })),
         positionals: 0,
         details: "Waits for the first fix with a position, prints it and exits. A replay is read as fast\nas it can be unless --speed says otherwise; without a fix, the message says what did\narrive and what to try.",
         run: { args, terminal in try FixCommand(args: args, terminal: terminal).run() },
@@ -88,13 +109,13 @@ enum Commands {
             ExitStatus(1, meaning: "No fix within --timeout (the message says what did arrive and what to try), or the source could not be read."),
             .usage,
             .interrupted(before: "a fix arrived"),
-        ]
+        ],
+        invokedAs: "[fix]"
     )
 
     static let record = Command(
         name: "record",
         summary: "Record a receiver's output to a capture file (gpsfake format), or its fixes to a GPX track.",
-        usage: "gpsfix record FILE [--device PATH] [--baud N] [--force]\n       gpsfix record --gpx FILE [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE [--speed X|max] [--loop]] [--force]",
         options: sourceOptions + OutputFormat.recordOptions + [
             .flag("--force", "Overwrite FILE if it exists."),
         ],
@@ -110,13 +131,17 @@ enum Commands {
             ExitStatus(0, meaning: "Ctrl-C, SIGTERM, SIGHUP or the end of the source stopped the recording; everything read is on disk."),
             ExitStatus(1, meaning: "FILE exists (and --force was not given), the source failed, or the file could not be written (a full disk). A file that failed before anything was recorded is removed."),
             .usage,
+        ],
+        usageForms: [
+            // A capture is a receiver's bytes (a port's or a TCP stream's); a track is anything's fixes.
+            UsageForm(operands: "FILE", leaving: ["--gpx", "--gpsd", "--replay", "--speed", "--loop"]),
+            UsageForm(leading: ["--gpx"]),
         ]
     )
 
     static let serve = Command(
         name: "serve",
         summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
-        usage: "gpsfix serve [--listen [ADDR:]PORT | --no-listen] [--client-timeout S] [--max-clients-per-address N] [--nmea-listen [ADDR:]PORT] [--nmea-udp HOST:PORT] [--chrony-sock PATH] [--ntp-shm UNIT] [--time-offset SECONDS] [--mqtt URL [--mqtt-qos 0|1]] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE [--speed X|max] [--loop]]…",
         options: severalSourceOptions + [
             .value("--listen", "[ADDR:]PORT", "Where to listen (default 127.0.0.1:2947): a port alone is on loopback, an address alone keeps port 2947. Another address than loopback opens the feed to the network."),
             .flag("--no-listen", "Do not serve gpsd's protocol on a port: serve only what --mqtt, --nmea-listen, --nmea-udp, --chrony-sock or --ntp-shm name."),
@@ -124,7 +149,11 @@ enum Commands {
             .value("--max-clients-per-address", "N", "Serve at most N clients at once from one address (default 64; this machine's clients all come from 127.0.0.1 or ::1), of the 200 in all. Past it, or past 200, a newcomer takes the place of the client idle longest, if that has sent and received nothing for 10 s, and is refused otherwise."),
             .value("--nmea-listen", "[ADDR:]PORT", "Also serve every sentence, as received with CR LF, to each TCP client on PORT (10110 by convention; loopback unless ADDR says otherwise)."),
             .value("--nmea-udp", "HOST:PORT", "Also send every sentence as one UDP datagram to HOST:PORT (a broadcast address reaches a whole network)."),
-        ] + TimeFeed.options + MQTTOptions.serve,
+        ].placed(among: ["--listen": "listen", "--no-listen": "listen"])
+            + TimeFeed.options
+            // A fleet read from a broker (--mqtt-in) is a source; publishing (--mqtt) is an outlet.
+            + MQTTOptions.serve.placed(among: ["--mqtt-in": "source"],
+                                       inside: ["--mqtt-qos": "--mqtt", "--mqtt-homeassistant": "--mqtt", "--mqtt-max-vehicles": "--mqtt-in"]),
         positionals: 0,
         details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Chart plotters and apps that read NMEA over\nTCP or UDP (OpenCPN, Signal K) read --nmea-listen or --nmea-udp. Runs until Ctrl-C or\nSIGTERM; when a replay ends, its last fix is still served.\n\nUnder systemd (systemd/gpsfix.socket and gpsfix.service): listens for gpsd's clients on the\nsockets systemd passes (LISTEN_FDS) instead of binding --listen's, and tells it READY=1, the\nsource's state (STATUS=) and WATCHDOG=1 through NOTIFY_SOCKET.\n\nTime for chrony (--chrony-sock, --ntp-shm): each fix of the first source, from a live\nreceiver (serial or --nmea-tcp) with a date, is its time against the system time its\nfirst byte was read. NMEA alone is good to tens or hundreds of milliseconds (a PPS signal\nis needed for better); --time-offset takes out a receiver's fixed delay.",
         run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() },
@@ -145,7 +174,6 @@ enum Commands {
     static let devices = Command(
         name: "devices",
         summary: "List serial ports that may have a GPS receiver, and whether each answers with NMEA.",
-        usage: "gpsfix devices [--no-probe]",
         options: [
             .flag("--no-probe", "Do not open the ports to listen for NMEA."),
         ],
@@ -167,7 +195,6 @@ enum Commands {
     static let completion = Command(
         name: "completion",
         summary: "Print a completion script for bash or zsh.",
-        usage: "gpsfix completion bash|zsh",
         options: [],
         positionals: 1,
         details: "The scripts complete commands, options and their values (files, serial ports) from\nthe same table as this help. 'make install' installs both where bash-completion and zsh\nlook for them.",
@@ -180,6 +207,7 @@ enum Commands {
             ExitStatus(0, meaning: "The script was printed."),
             .usage,
         ],
-        operands: .words(CompletionCommand.shells.map(\.name))
+        operands: .words(CompletionCommand.shells.map(\.name)),
+        usageForms: [UsageForm(operands: CompletionCommand.shells.map(\.name).joined(separator: "|"))]
     )
 }

@@ -1,9 +1,11 @@
 public import NMEA
 import GPSLocation
+import GPSOutput
 
 /// gpsd's TPV and SKY, as `GPSDJSON` writes them, back into the engine's `Fix` and `SkyView`.
 /// What comes off a broker comes from anyone who may publish there: every value is held to
-/// the ranges a receiver's sentences are (`Bounds`), and what is out of range is unknown.
+/// the ranges a receiver's sentences are (`Bounds`, through `GPSDReportTable`'s rows: each
+/// measurement read is a row there), and what is out of range is unknown.
 public enum GpsdJSONReports {
     public enum Report: Equatable, Sendable {
         case fix(Fix)
@@ -26,7 +28,8 @@ public enum GpsdJSONReports {
         }
         var fix = Fix()
         fix.timestamp = json["time"]?.string.flatMap(time)
-        guard mode >= .twoD, let latitude = value(json["lat"], Bounds.latitude), let longitude = value(json["lon"], Bounds.longitude) else {
+        guard mode >= .twoD, let latitude = value(json["lat"], GPSDReportTable.latitude),
+              let longitude = value(json["lon"], GPSDReportTable.longitude) else {
             fix.mode = .noFix
             return fix
         }
@@ -34,19 +37,18 @@ public enum GpsdJSONReports {
         // gpsd leaves status out for a plain fix.
         fix.quality = json["status"]?.int.flatMap { FixQuality(rawValue: $0) } ?? .gps
         fix.coordinate = Coordinate(latitude: latitude, longitude: longitude)
-        fix.altitude = value(json["altMSL"] ?? json["alt"], Bounds.altitude)
-        fix.ellipsoidalAltitude = value(json["altHAE"], Bounds.altitude)
-        fix.geoidSeparation = value(json["geoidSep"], Bounds.geoidSeparation)
-        fix.speed = value(json["speed"], Bounds.speed)
-        fix.course = value(json["track"], Bounds.course)
-        fix.magneticVariation = value(json["magvar"], -180.0...180.0)
-        fix.climb = value(json["climb"], Bounds.verticalSpeed)
-        fix.latitudeError = value(json["epy"], Bounds.accuracy)
-        fix.longitudeError = value(json["epx"], Bounds.accuracy)
-        fix.verticalAccuracy = value(json["epv"], Bounds.accuracy)
-        fix.horizontalAccuracy = value(json["eph"], Bounds.accuracy)
-        fix.sphericalError = value(json["sep"], Bounds.accuracy)
+        // Every other measurement, each by its row (the coordinate's are read whole, above).
+        for member in GPSDReportTable.tpv { read(member, from: json, into: &fix) }
         return fix
+    }
+
+    /// One row's member into its place; an older name only when the current one is absent
+    /// (an `altMSL` out of range is unknown, not replaced by `alt`).
+    private static func read<Record>(_ member: ReportMember<Record>, from json: JSONValue, into record: inout Record) {
+        guard let place = member.writableKeyPath else { return }
+        if let current = member.repeats, json[current] != nil { return }
+        guard let value = value(json[member.name], member) else { return }
+        record[keyPath: place] = value
     }
 
     static func sky(_ json: JSONValue) -> SkyView {
@@ -66,23 +68,19 @@ public enum GpsdJSONReports {
                 continue
             }
             guard !satellites.contains(where: { $0.id == id }) else { continue }
-            satellites.append(Satellite(
-                id: id,
-                elevation: value(entry["el"], Bounds.elevation),
-                azimuth: value(entry["az"], Bounds.azimuth),
-                snr: value(entry["ss"], Bounds.snr).flatMap { $0 > 0 ? $0 : nil },
-                used: entry["used"]?.bool ?? false))
+            var satellite = Satellite(id: id, used: entry["used"]?.bool ?? false)
+            for member in GPSDReportTable.satellite { read(member, from: entry, into: &satellite) }
+            satellites.append(satellite)
         }
         satellites.sort { $0.id < $1.id }
-        let dop = DilutionOfPrecision(position: value(json["pdop"], Bounds.dop), horizontal: value(json["hdop"], Bounds.dop),
-                                      vertical: value(json["vdop"], Bounds.dop), time: value(json["tdop"], Bounds.dop))
-        var view = SkyView(satellites: satellites, dop: dop)
+        var view = SkyView(satellites: satellites)
+        for member in GPSDReportTable.sky { read(member, from: json, into: &view) }
         view.timestamp = json["time"]?.string.flatMap(time)
         return view
     }
 
-    private static func value(_ json: JSONValue?, _ bounds: some RangeExpression<Double>) -> Double? {
-        guard let n = json?.double, n.isFinite, bounds.contains(n) else { return nil }
+    private static func value<Record>(_ json: JSONValue?, _ member: ReportMember<Record>) -> Double? {
+        guard let n = json?.double, member.accepts(n) else { return nil }
         return n
     }
 

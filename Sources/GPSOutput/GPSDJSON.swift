@@ -39,25 +39,9 @@ public enum GPSDJSON {
             appendISO8601(t, into: &w)
             w.append(byte: 0x22)
         }
-        if let c = fix.coordinate, fix.mode >= .twoD {
-            field(",\"lat\":", c.latitude, 9, &w)
-            field(",\"lon\":", c.longitude, 9, &w)
-        }
-        if fix.mode >= .twoD {
-            optional(",\"altHAE\":", fix.ellipsoidalAltitude, 3, &w)
-            optional(",\"altMSL\":", fix.altitude, 3, &w)
-            optional(",\"alt\":", fix.altitude, 3, &w)
-            optional(",\"epx\":", fix.longitudeError, 3, &w)
-            optional(",\"epy\":", fix.latitudeError, 3, &w)
-            optional(",\"epv\":", fix.verticalAccuracy, 3, &w)
-            optional(",\"track\":", bearing: fix.course, 4, &w)
-            optional(",\"magvar\":", fix.magneticVariation, 1, &w)
-            optional(",\"speed\":", fix.speed, 3, &w)
-            optional(",\"climb\":", fix.climb, 3, &w)
-            optional(",\"geoidSep\":", fix.geoidSeparation, 3, &w)
-            optional(",\"eph\":", fix.horizontalAccuracy, 3, &w)
-            optional(",\"sep\":", fix.sphericalError, 3, &w)
-        }
+        // Every measurement only with a fix, as gpsd writes them: one row each in
+        // `GPSDReportTable.tpv`, written by the code generated from it.
+        if fix.mode >= .twoD { tpvMembers(fix, into: &w) }
         w.append("}\n")
     }
 
@@ -74,10 +58,7 @@ public enum GPSDJSON {
             appendISO8601(t, into: &w)
             w.append(byte: 0x22)
         }
-        optional(",\"vdop\":", sky.dop.vertical, 2, &w)
-        optional(",\"tdop\":", sky.dop.time, 2, &w)
-        optional(",\"hdop\":", sky.dop.horizontal, 2, &w)
-        optional(",\"pdop\":", sky.dop.position, 2, &w)
+        skyMembers(sky, into: &w)
         // At most gpsd's MAXCHANNELS of 3.22 to 3.25 (`Bounds.satellites`): libgps drops a
         // whole SKY that lists more, so a sky view from a source with a larger table (libgps
         // 3.27 holds 184) is cut here rather than lost to every gpsd client.
@@ -92,9 +73,7 @@ public enum GPSDJSON {
             if i > 0 { w.append(byte: 0x2C) }
             w.append("{\"PRN\":")
             w.append(s.id.prn)
-            optional(",\"el\":", s.elevation, 1, &w)
-            optional(",\"az\":", bearing: s.azimuth, 1, &w)
-            optional(",\"ss\":", s.snr, 1, &w)
+            satelliteMembers(s, into: &w)
             if s.used { w.append(",\"used\":true") } else { w.append(",\"used\":false") }
             w.append(",\"gnssid\":")
             w.append(s.id.constellation.rawValue)
@@ -117,13 +96,7 @@ public enum GPSDJSON {
             appendISO8601(t, into: &w)
             w.append(byte: 0x22)
         }
-        optional(",\"rms\":", e.rms, 3, &w)
-        optional(",\"major\":", e.semiMajor, 3, &w)
-        optional(",\"minor\":", e.semiMinor, 3, &w)
-        optional(",\"orient\":", bearing: e.orientation, 3, &w)
-        optional(",\"lat\":", e.latitudeError, 3, &w)
-        optional(",\"lon\":", e.longitudeError, 3, &w)
-        optional(",\"alt\":", e.altitudeError, 3, &w)
+        gstMembers(e, into: &w)
         w.append("}\n")
     }
 
@@ -170,23 +143,18 @@ public enum GPSDJSON {
         w.append(byte: 0x5A)
     }
 
-    @inline(__always)
-    private static func field(_ name: StaticString, _ value: Double, _ decimals: Int, _ w: inout ByteWriter) {
-        w.append(name)
-        w.append(value, decimals: decimals)
-    }
-
     /// A bearing (0 to below 360°): one that rounds to 360 is written 0 (`ByteWriter.append(bearing:)`).
     @inline(__always)
-    private static func optional(_ name: StaticString, bearing value: Double?, _ decimals: Int, _ w: inout ByteWriter) {
+    static func optional(_ name: StaticString, bearing value: Double?, _ decimals: Int, _ w: inout ByteWriter) {
         guard let value, value.isFinite else { return }
         w.append(name)
         w.append(bearing: value, decimals: decimals)
     }
 
     @inline(__always)
-    private static func optional(_ name: StaticString, _ value: Double?, _ decimals: Int, _ w: inout ByteWriter) {
+    static func optional(_ name: StaticString, _ value: Double?, _ decimals: Int, _ w: inout ByteWriter) {
         guard let value, value.isFinite else { return }
-        field(name, value, decimals, &w)
+        w.append(name)
+        w.append(value, decimals: decimals)
     }
 }

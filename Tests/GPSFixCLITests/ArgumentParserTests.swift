@@ -275,7 +275,7 @@ struct RunTests {
         let result = try run(["fix", "--speed"])
         #expect(result.status == 64)
         #expect(result.out.isEmpty)
-        #expect(result.err == "gpsfix: fix: --speed needs a value (X|max)\nUsage: gpsfix [fix] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE] [--timeout S] [--json]\nSee 'gpsfix fix --help'.\n")
+        #expect(result.err == "gpsfix: fix: --speed needs a value (X|max)\nUsage: gpsfix [fix] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE [--speed X|max] [--loop]] [--simulated] [--timeout S] [--json]\nSee 'gpsfix fix --help'.\n")
     }
 
     @Test("Runtime failures are 1, with the reason on stderr")

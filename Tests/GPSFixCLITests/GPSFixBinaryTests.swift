@@ -52,7 +52,7 @@ struct GPSFixBinaryTests {
         let b = try #require(await gpsfix("fix", "-h"))
         #expect(a.status == 0 && b.status == 0)
         #expect(a.stdout == b.stdout)
-        #expect(a.stdout.contains("Usage: gpsfix [fix] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --replay FILE] [--timeout S] [--json]"))
+        #expect(a.stdout.contains("Usage: gpsfix [fix] [--device PATH [--baud N] | --gpsd [HOST[:PORT]] | --nmea-tcp HOST:PORT | --replay FILE [--speed X|max] [--loop]] [--simulated] [--timeout S] [--json]"))
         #expect(a.stdout.contains("--timeout S"))
     }
 

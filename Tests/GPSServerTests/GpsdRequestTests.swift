@@ -25,15 +25,41 @@ struct GpsdRequestTests {
         #expect(GpsdRequest(Substring(text)) == .unrecognized(text))
     }
 
-    @Test("A WATCH with bad JSON, a wrong type or an unknown member is invalid, with the reason", arguments: [
+    @Test("A WATCH with bad JSON, a wrong type or another class is invalid, with the reason", arguments: [
         ("?WATCH={\"enable\":true", "Invalid WATCH: not a JSON object"),
         ("?WATCH=[1,2]", "Invalid WATCH: not a JSON object"),
         ("?WATCH={\"enable\":\"yes\"}", "Invalid WATCH: 'enable' must be true or false"),
         ("?WATCH={\"raw\":7}", "Invalid WATCH: 'raw' must be 0, 1 or 2"),
-        ("?WATCH={\"bogus\":1}", "Invalid WATCH: unknown attribute 'bogus'"),
+        ("?WATCH={\"class\":\"POLL\",\"enable\":true}", "Invalid WATCH: 'class' must be \"WATCH\""),
     ])
     func invalidWatch(_ text: String, _ message: String) {
         #expect(GpsdRequest(Substring(text)) == .invalid(message))
+    }
+
+    @Test("A member gpsd does not know is ignored, as gpsd ignores it 'for cross-version compatibility'", arguments: [
+        ("?WATCH={\"bogus\":1}", WatchPolicy.Change()),
+        ("?WATCH={\"enable\":true,\"json\":true,\"future\":{}}", nil),
+        ("?WATCH={\"enable\":true,\"json\":true,\"future\":\"x\",\"later\":null}", WatchPolicy.Change(enable: true, json: true)),
+    ])
+    func unknownMembers(_ text: String, _ expected: WatchPolicy.Change?) {
+        // A nested value is no flat request (FlatJSON), known member or not.
+        #expect(GpsdRequest(Substring(text)) == (expected.map { .watch($0) } ?? .invalid("Invalid WATCH: not a JSON object")))
+    }
+
+    @Test("A member not named comes to what gpsd's json_watch_read makes it: enable true, device every one, json, nmea and raw as they were")
+    func membersNotNamed() {
+        var policy = WatchPolicy()
+        policy.apply(.init(json: true))
+        #expect(policy.enable && policy.wantsReports, "enable not named is true")
+        policy.apply(.init(enable: true, nmea: true, device: "/dev/ttyUSB1"))
+        #expect(policy.json && policy.nmea && policy.device == "/dev/ttyUSB1", "json kept; the device named")
+        policy.apply(.init(raw: 1))
+        #expect(policy.enable && policy.json && policy.nmea && policy.raw == 1)
+        #expect(policy.device == nil, "a watch that does not name the device is of every device")
+        policy.apply(.init(enable: false))
+        #expect(!policy.enable && policy.json && policy.nmea && policy.raw == 1)
+        policy.apply(.init())
+        #expect(policy.enable, "an empty object starts the watch again")
     }
 
     @Test("Enabling a watch without naming an output sends nothing, as gpsd 3.22 does (json stays false until asked)")
@@ -128,6 +154,19 @@ struct RequestScannerTests {
         #expect(feed(&scanner, "ue};") == [.request(.watch(.init(enable: true)))])
     }
 
+    @Test("A request's JSON object ends it at its closing brace: clients that send nothing after it are answered, and a ';' after it ends nothing more")
+    func objectEndsRequest() {
+        var scanner = RequestScanner()
+        #expect(feed(&scanner, "?WATCH={\"enable\":true,\"json\":true}") == [.request(.watch(.init(enable: true, json: true)))])
+        #expect(feed(&scanner, ";?POLL;") == [.request(.poll)])
+        // A brace inside a string is the string's; the object closes at the last.
+        #expect(feed(&scanner, #"?WATCH={"device":"/dev/{x}"}?VERSION;"#) == [.request(.watch(.init(device: "/dev/{x}"))), .request(.version)])
+        // A nested object closes only at its outer brace (and is no flat request).
+        #expect(feed(&scanner, #"?WATCH={"a":{"b":1}}"#) == [.request(.invalid("Invalid WATCH: not a JSON object"))])
+        // A '}' with no object open is a character like another.
+        #expect(feed(&scanner, "}?POLL;") == [.request(.unrecognized("}?POLL"))])
+    }
+
     @Test("Blank lines and blanks around a request are not requests")
     func blanks() {
         var scanner = RequestScanner()
@@ -140,7 +179,9 @@ struct RequestScannerTests {
         #expect(feed(&scanner, String(repeating: "x", count: 17)) == [.overlong])
         #expect(feed(&scanner, "?POLL;") == [.request(.poll)])
         var exact = RequestScanner(limit: 16)
-        #expect(feed(&exact, "?WATCH={\"a\":1};") == [.request(.invalid("Invalid WATCH: unknown attribute 'a'"))])
+        #expect(feed(&exact, "?WATCH={\"a\":1};") == [.request(.watch(.init()))])
+        var objectPastLimit = RequestScanner(limit: 16)
+        #expect(feed(&objectPastLimit, "?WATCH={\"abc\":12}") == [.overlong], "17 bytes, the last the closing brace")
     }
 }
 

@@ -58,7 +58,8 @@ public struct WatchPolicy: Equatable, Sendable {
     /// Whether this client gets the sentences themselves.
     public var wantsSentences: Bool { enable && (nmea || raw > 0) }
 
-    /// The members a `?WATCH={…}` named; the others keep their value.
+    /// The members a `?WATCH={…}` named, nil for those it did not (`apply(_:)` says what each
+    /// one not named comes to).
     public struct Change: Equatable, Sendable {
         public var enable: Bool?
         public var json: Bool?
@@ -75,8 +76,12 @@ public struct WatchPolicy: Equatable, Sendable {
             self.device = device
         }
 
-        /// Parses the object; members gpsd knows but gpsfix has no use for (scaled, timing,
-        /// split24, pps, remote) are accepted and ignored, as a client written for gpsd sends them.
+        /// Parses the object as gpsd's `json_watch_read` does: a member it does not know is
+        /// ignored ("for cross-version compatibility", gpsd says: a client written for a later
+        /// gpsd, or one that sends its own extras, is still served), and so are the members gpsd
+        /// knows but gpsfix has no use for (scaled, timing, split24, pps, remote). `class`, when
+        /// sent, must be `WATCH`, as gpsd checks it. A member gpsfix reads with a value of the
+        /// wrong type is still an error: the client asked for something it will not get.
         static func parse(json text: Substring) -> Result<Change, WatchError> {
             guard let members = FlatJSON.object(text) else {
                 return .failure(WatchError(description: "not a JSON object"))
@@ -101,10 +106,10 @@ public struct WatchPolicy: Equatable, Sendable {
                 case "device":
                     guard case .string(let path) = value else { return .failure(WatchError(description: "'device' must be a path")) }
                     change.device = path
-                case "class", "scaled", "timing", "split24", "pps", "remote":
-                    break
+                case "class":
+                    guard case .string("WATCH") = value else { return .failure(WatchError(description: "'class' must be \"WATCH\"")) }
                 default:
-                    return .failure(WatchError(description: "unknown attribute '\(key)'"))
+                    break
                 }
             }
             return .success(change)
@@ -115,14 +120,19 @@ public struct WatchPolicy: Equatable, Sendable {
         public let description: String
     }
 
-    /// Applies a change as gpsd does: what is not named keeps its value, and JSON is off
-    /// until asked for. (gpsd 3.22 answers `?WATCH={"enable":true}` with `"json":false` and
-    /// sends no reports; gpspipe -w and libgps always name it.)
+    /// Applies a change as gpsd's `json_watch_read` does, member by member:
+    /// - `enable` not named is true: `?WATCH={"json":true}` starts a watch (OpenCPN and Signal K
+    ///   never name it);
+    /// - `json`, `nmea` and `raw` not named keep their value, and JSON is off until asked for
+    ///   (gpsd 3.22 answers `?WATCH={"enable":true}` with `"json":false` and sends no reports;
+    ///   gpspipe -w and libgps always name it);
+    /// - `device` not named is every device: a watch of one device lasts until the next
+    ///   `?WATCH={…}` that does not name it.
     public mutating func apply(_ change: Change) {
-        if let v = change.enable { enable = v }
+        enable = change.enable ?? true
         if let v = change.json { json = v }
         if let v = change.nmea { nmea = v }
         if let v = change.raw { raw = v }
-        if let v = change.device { device = v }
+        device = change.device
     }
 }
