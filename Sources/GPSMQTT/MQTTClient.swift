@@ -54,6 +54,8 @@ public final class MQTTClient: Sendable {
         var published = 0
         /// `queue.dropped` when the broker was last lost (or the start), until it is back.
         var droppedAtOutage: Int? = 0
+        /// The client's own thread, while it runs: a stop from there cannot wait for its end.
+        var thread: pthread_t?
     }
 
     public init(settings: MQTTSettings, queueCapacity: Int = MQTTClient.defaultQueueCapacity,
@@ -72,6 +74,7 @@ public final class MQTTClient: Sendable {
         }
         guard first else { return }
         spawnThread(name: "gpsfix-mqtt") { [self] in
+            shared.withLock { $0.thread = pthread_self() }
             ClientLoop(client: self).main()
             ended.store(true, ordering: .releasing)
         }
@@ -99,11 +102,14 @@ public final class MQTTClient: Sendable {
     }
 
     /// Sends what is queued (up to `within` seconds), says goodbye to the broker, and ends the
-    /// thread; returns once it has, or `within` has passed.
+    /// thread; returns once it has, or `within` has passed. Called on the client's own thread
+    /// (from an event's handler: a reader that has seen enough), it returns at once, and the
+    /// thread ends when the handler returns, rather than wait out `within` for itself.
     public func stop(within seconds: Double = 2) {
         let running = shared.withLock { s -> Bool in
             s.stopping = true
-            return s.started
+            let own = s.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            return s.started && !own
         }
         wakeup?.signal()
         guard running else { return }

@@ -7,9 +7,10 @@ import Synchronization
 /// first word from the source (the sockets listen from the start), STATUS= as the source's
 /// state changes (paced by `StatusPacer`), WATCHDOG=1 from the server's loop, so that a loop
 /// that hangs goes quiet and is restarted, and STOPPING=1 on the way out. Made only when
-/// `NOTIFY_SOCKET` is set.
-final class ServiceManagerLink: Sendable {
+/// `NOTIFY_SOCKET` is set; a feed of `serve`'s relay.
+final class ServiceManagerLink: LocationFeed {
     private let notifier: ServiceNotifier
+    private let naming: (@Sendable (RelaySource) -> String)?
     private let log: @Sendable (String) -> Void
     private let state = Mutex(State())
 
@@ -22,10 +23,23 @@ final class ServiceManagerLink: Sendable {
         var complained = false
     }
 
-    init(notifier: ServiceNotifier, log: @escaping @Sendable (String) -> Void) {
+    /// `naming` names the source an event is of in the statuses (default: its name).
+    init(notifier: ServiceNotifier, naming: (@Sendable (RelaySource) -> String)? = nil, log: @escaping @Sendable (String) -> Void) {
         self.notifier = notifier
+        self.naming = naming
         self.log = log
     }
+
+    func start(_ sources: [RelaySource], control: FeedControl) {}
+
+    func take(_ event: LocationEvent, from source: RelaySource) {
+        self.event(event, source: naming?(source) ?? source.name, reception: source.manager.reception)
+    }
+
+    /// STOPPING=1 as soon as the relay decides to stop, before the sources are stopped.
+    func willStop() { stopping() }
+
+    func stop() { stopping() }
 
     /// What the server's loop calls: often enough for the watchdog (half its timeout, as
     /// systemd asks) and for a held-back status to go out within a second of its time.
