@@ -24,7 +24,10 @@ struct GpsdServerFeedKind: ServeFeedKind {
             }
             configuration.address = address
         }
-        configuration.clientTimeout = try SourceOptions.seconds(args, "--client-timeout", default: configuration.clientTimeout)
+        if args["--client-timeout"] != nil {
+            let seconds = try SourceOptions.seconds(args, "--client-timeout", default: 15)
+            configuration.clientTimeout = .nanoseconds(Int64((seconds * 1e9).rounded()))
+        }
         if let perAddress = try SourceOptions.count(args, "--max-clients-per-address") { configuration.maxClientsPerAddress = perAddress }
         try NMEAFeedOptions.apply(args, to: &configuration)
         self.configuration = configuration
