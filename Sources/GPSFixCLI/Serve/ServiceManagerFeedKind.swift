@@ -1,4 +1,5 @@
 import GPSLocation
+import GPSServer
 
 /// `serve` under systemd (`NOTIFY_SOCKET` set): the `ServiceManagerLink` as a feed. Its
 /// watchdog pings come from the server's loop, so it is made only when a server runs (and
@@ -15,8 +16,11 @@ struct ServiceManagerFeedKind: ServeFeedKind {
                 fleet.labelOfEventInHand.map { "\(fleet.sourceDescription) \(PeerText.display($0))" } ?? fleet.sourceDescription
             }
         }
-        let link = ServiceManagerLink(notifier: notifier, naming: naming, log: context.note)
-        context.heartbeat = link.heartbeat
+        let note = context.note
+        let link = ServiceManagerLink(notifier: notifier, describe: { ServiceStatus.after($0, source: $1, reception: $2) },
+                                      naming: naming, log: { note("gpsfix: serve: " + $0) })
+        let seconds = link.beatInterval.components
+        context.heartbeat = Heartbeat(every: Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18) { link.beat() }
         return ServeFeed(link)
     }
 }

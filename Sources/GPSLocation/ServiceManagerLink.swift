@@ -1,15 +1,24 @@
-import GPSLocation
-import GPSServer
-import GPSSystem
+public import GPSSystem
 import Synchronization
 
-/// `serve` telling its service manager how it is (systemd's `Type=notify`): READY=1 with the
-/// first word from the source (the sockets listen from the start), STATUS= as the source's
-/// state changes (paced by `StatusPacer`), WATCHDOG=1 from the server's loop, so that a loop
-/// that hangs goes quiet and is restarted, and STOPPING=1 on the way out. Made only when
-/// `NOTIFY_SOCKET` is set; a feed of `serve`'s relay.
-final class ServiceManagerLink: LocationFeed {
+/// A service telling its service manager how it is (systemd's `Type=notify`), as a feed of
+/// its relay: READY=1 with the first word from a source (the sockets listen from the start),
+/// STATUS= as the sources' state changes (in the words `describe` gives, paced by
+/// `StatusPacer`), WATCHDOG=1 on each `beat()`, and STOPPING=1 on the way out. Give the
+/// beat to a loop whose life matters (the gpsd server's `Heartbeat`), so that a loop that
+/// hangs goes quiet and is restarted. Make one only when `ServiceNotifier.take()` found
+/// `NOTIFY_SOCKET`.
+///
+/// Here rather than in GPSSystem, which knows nothing of GPS: it speaks of sources and
+/// their events. Sends are decided and made under one lock, so what the sources' threads
+/// and the beating loop send reaches the manager in the order it was decided.
+public final class ServiceManagerLink: LocationFeed {
+    /// What a status says of `event` from the source named `source`; nil when it changes
+    /// nothing worth saying (a sentence, a sky view).
+    public typealias Describe = @Sendable (_ event: LocationEvent, _ source: String, _ reception: Reception?) -> ServiceStatus?
+
     private let notifier: ServiceNotifier
+    private let describe: Describe
     private let naming: (@Sendable (RelaySource) -> String)?
     private let log: @Sendable (String) -> Void
     private let state = Mutex(State())
@@ -23,34 +32,41 @@ final class ServiceManagerLink: LocationFeed {
         var complained = false
     }
 
-    /// `naming` names the source an event is of in the statuses (default: its name).
-    init(notifier: ServiceNotifier, naming: (@Sendable (RelaySource) -> String)? = nil, log: @escaping @Sendable (String) -> Void) {
+    /// A link through `notifier`, wording statuses with `describe`; `naming` names the source
+    /// an event is of (default: its name); a send that fails is told through `log`, once.
+    public init(notifier: ServiceNotifier, describe: @escaping Describe, naming: (@Sendable (RelaySource) -> String)? = nil,
+                log: @escaping @Sendable (String) -> Void) {
         self.notifier = notifier
+        self.describe = describe
         self.naming = naming
         self.log = log
     }
 
-    func start(_ sources: [RelaySource], control: FeedControl) {}
+    /// Nothing to start: READY=1 comes with the first event.
+    public func start(_ sources: [RelaySource], control: FeedControl) {}
 
-    func take(_ event: LocationEvent, from source: RelaySource) {
+    /// The status `event` brings, said or held back.
+    public func take(_ event: LocationEvent, from source: RelaySource) {
         self.event(event, source: naming?(source) ?? source.name, reception: source.manager.reception)
     }
 
     /// STOPPING=1 as soon as the relay decides to stop, before the sources are stopped.
-    func willStop() { stopping() }
+    public func willStop() { stopping() }
 
-    func stop() { stopping() }
+    /// STOPPING=1, if not said yet.
+    public func stop() { stopping() }
 
-    /// What the server's loop calls: often enough for the watchdog (half its timeout, as
+    /// How often to call `beat()`: often enough for the watchdog (half its timeout, as
     /// systemd asks) and for a held-back status to go out within a second of its time.
-    var heartbeat: Heartbeat {
-        Heartbeat(every: min(notifier.watchdogInterval ?? 1, 1)) { [self] in beat() }
+    public var beatInterval: Duration {
+        guard let seconds = notifier.watchdogInterval, seconds < 1 else { return .seconds(1) }
+        return .nanoseconds(Int64(seconds * 1e9))
     }
 
     /// Called on a source's thread with each of its events; with several sources, the status
     /// says the state of the one that spoke last.
-    func event(_ event: LocationEvent, source: String, reception: Reception?) {
-        let status = ServiceStatus.after(event, source: source, reception: reception)
+    public func event(_ event: LocationEvent, source: String, reception: Reception?) {
+        let status = describe(event, source, reception)
         let now = Clocks.monotonicSeconds
         send { s -> [ServiceNotifier.Message] in
             guard !s.stopping else { return [] }
@@ -70,8 +86,8 @@ final class ServiceManagerLink: LocationFeed {
         }
     }
 
-    /// Shutting down: said once, whoever calls first (the signal's thread or the end of serve).
-    func stopping() {
+    /// Shutting down: said once, whoever calls first.
+    public func stopping() {
         send { s -> [ServiceNotifier.Message] in
             guard !s.stopping else { return [] }
             s.stopping = true
@@ -80,7 +96,9 @@ final class ServiceManagerLink: LocationFeed {
         }
     }
 
-    private func beat() {
+    /// WATCHDOG=1 when due, and a held-back status once its time has come: from the loop
+    /// whose life the watchdog watches, every `beatInterval`.
+    public func beat() {
         let now = Clocks.monotonicSeconds
         send { s -> [ServiceNotifier.Message] in
             guard !s.stopping else { return [] }
@@ -110,7 +128,7 @@ final class ServiceManagerLink: LocationFeed {
             }
         }
         if let failure {
-            log("gpsfix: serve: cannot tell the service manager how it is (NOTIFY_SOCKET=\(notifier.address)): \(failure)")
+            log("cannot tell the service manager how it is (NOTIFY_SOCKET=\(notifier.address)): \(failure)")
         }
     }
 }
