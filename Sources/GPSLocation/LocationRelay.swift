@@ -99,7 +99,9 @@ public final class LocationRelay: Sendable {
             }
         }
         let outlives = feeds.contains { $0.outlivesSources }
-        let subscriptions = sources.map { source in
+        // Stopped before it started (a cancelled task, an early signal): no source is started.
+        let stoppedAlready = state.withLock { $0.over }
+        let subscriptions = stoppedAlready ? [] : sources.map { source in
             source.service.subscribe { [self] event in
                 for feed in feeds { feed.take(event, from: source) }
                 guard event.isTerminal else { return }
@@ -108,8 +110,10 @@ public final class LocationRelay: Sendable {
         }
         withExtendedLifetime(sources) { done.wait() }
         for feed in feeds { feed.willStop() }
-        for source in sources { source.service.stop() }
-        for (source, id) in zip(sources, subscriptions) { source.service.unsubscribe(id) }
+        if !stoppedAlready {
+            for source in sources { source.service.stop() }
+            for (source, id) in zip(sources, subscriptions) { source.service.unsubscribe(id) }
+        }
         disarm()
         for feed in feeds.reversed() { feed.stop() }
         let (feedFailure, failures, count) = state.withLock { ($0.feedFailure, $0.failures, $0.ends.count) }

@@ -15,13 +15,18 @@ import Synchronization
 /// each under `PREFIX/NAME/`), and a broker that refuses the login or the certificate
 /// (`MQTTClient.Event.failed`) ends the relay with that `MQTTError`.
 public final class MQTTPublisher: LocationFeed {
+    /// What is published where, and how.
     public struct Options: Sendable {
+        /// The topics under the prefix: `PREFIX/tpv`, `/sky`, `/status`.
         public var topics: MQTTTopics
         /// 0 or 1, for TPV, SKY and status.
         public var qos: Int
         /// The `device` member of each report: the source, as `watch --json` names it.
         public var source: String
+        /// Home Assistant's discovery config, published with the birth when set.
         public var homeAssistant: HomeAssistantDiscovery?
+
+        /// Options for `topics`, at `qos`, with reports of device `source`.
 
         public init(topics: MQTTTopics, qos: Int = 0, source: String, homeAssistant: HomeAssistantDiscovery? = nil) {
             self.topics = topics
@@ -31,7 +36,9 @@ public final class MQTTPublisher: LocationFeed {
         }
     }
 
+    /// What is published where.
     public let options: Options
+    /// The connection it publishes through: its counts (`published`, `dropped`) and state.
     public let client: MQTTClient
     private let device: GPSDJSON.Device
     private let relay: RelayLink

@@ -1,5 +1,6 @@
 /// How the server treats its clients. The defaults suit a receiver at up to 10 Hz.
 public struct ServerConfiguration: Sendable {
+    /// Where gpsd's clients connect (127.0.0.1:2947).
     public var address: ListenAddress
     /// What `VERSION` says after "gpsfix".
     public var release: String
@@ -37,6 +38,7 @@ public struct ServerConfiguration: Sendable {
     /// watch starts with): `requestBurst` (10) at once, then `requestRate` (5) a second. One
     /// more is answered with an ERROR, and the rest until the rate allows are not answered.
     public var requestRate: Double = 5
+    /// How many listings one client may ask for at once before `requestRate` holds it.
     public var requestBurst: Int = 10
     /// Log lines a client causes (refused, too slow, timed out): five of each kind per this
     /// many seconds (60) are written, the rest counted in one line when it is over.
@@ -49,6 +51,7 @@ public struct ServerConfiguration: Sendable {
     /// for nowhere.
     public var nmeaDatagramAddress: ListenAddress?
 
+    /// A configuration for a server that says `release` in its VERSION; the rest as documented.
     public init(address: ListenAddress = .gpsdDefault, release: String, clientTimeout: Duration = .seconds(15),
                 queueLimit: Int = 256 * 1024, requestLimit: Int = 1024, maxClients: Int = 200,
                 nmeaAddress: ListenAddress? = nil, nmeaDatagramAddress: ListenAddress? = nil) {

@@ -232,3 +232,16 @@ private func waitUntil(_ limit: Duration, _ condition: () -> Bool) async -> Bool
     }
     return condition()
 }
+
+@Suite("LocationRelay stopped before it runs")
+struct RelayStoppedEarlyTests {
+    @Test("A stop before run (a task cancelled at once): the feeds start and stop, and no source is started")
+    func stopBeforeRun() async throws {
+        let journal = Journal()
+        let relay = LocationRelay(LocationService(manager: TickingSource("src", journal: journal)),
+                                  feeds: [RecordingFeed("f", journal: journal)])
+        relay.stop()
+        try await relay.run()
+        #expect(journal.all == ["f started with 1 sources", "f will stop", "f stopped"])
+    }
+}
