@@ -19,8 +19,7 @@ struct ServiceManagerFeedKind: ServeFeedKind {
         let note = context.note
         let link = ServiceManagerLink(notifier: notifier, describe: { ServiceStatus.after($0, source: $1, reception: $2) },
                                       naming: naming, log: { note("gpsfix: serve: " + $0) })
-        let seconds = link.beatInterval.components
-        context.heartbeat = Heartbeat(every: Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18) { link.beat() }
+        context.heartbeat = Heartbeat(every: link.beatInterval) { link.beat() }
         return ServeFeed(link)
     }
 }
