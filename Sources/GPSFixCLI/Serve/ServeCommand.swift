@@ -2,7 +2,6 @@ import GPSLocation
 import GPSMQTT
 import GPSServer
 import GPSSystem
-import Synchronization
 
 /// `gpsfix serve`: gpsd's JSON protocol on a TCP port, fed by one source or several (each a
 /// device of its own), for gpsd's clients; with `--mqtt`, published to a broker too (or only,
