@@ -15,9 +15,9 @@ public final class MQTTClient: Sendable {
         /// the full queue dropped since the connection before was lost (or since the start, if
         /// the broker was not there then): the outage's whole loss, told as publishing resumes.
         case connected(droppedWhileAway: Int)
-        /// Not connected, and trying again in `retry` seconds: the broker is absent at the
-        /// start, went away, or restarted.
-        case disconnected(MQTTError, retry: Double)
+        /// Not connected, and trying again in `retry`: the broker is absent at the start, went
+        /// away, or restarted.
+        case disconnected(MQTTError, retry: Duration)
         /// Cannot go on: the broker refused the login, or TLS failed. The client has stopped.
         case failed(MQTTError)
         case message(topic: String, payload: [UInt8])
@@ -169,7 +169,7 @@ private struct ClientLoop {
         guard let wakeup = client.wake else {
             return client.tell(.failed(.badSetting("no descriptor left for the MQTT client's wake-up pipe")))
         }
-        var delay = client.settings.firstRetry
+        var delay = client.settings.firstRetry.seconds
         var first = true
         while !client.stopping {
             let end: End
@@ -177,7 +177,7 @@ private struct ClientLoop {
                 end = error.isFatal ? .failed(error) : .lost(error)
             } else {
                 first = false
-                end = serve(connection, wakeup: wakeup) { delay = client.settings.firstRetry }
+                end = serve(connection, wakeup: wakeup) { delay = client.settings.firstRetry.seconds }
             }
             client.setConnected(false)
             switch end {
@@ -186,12 +186,12 @@ private struct ClientLoop {
             case .failed(let error):
                 return client.tell(.failed(error))
             case .lost(let error):
-                client.tell(.disconnected(error, retry: delay))
+                client.tell(.disconnected(error, retry: .nanoseconds(Int64(delay * 1e9))))
                 if wakeup.sleep(delay) { wakeup.drain() }
                 // Time goes on while the broker is away: what waits on it (a fleet's quiet
                 // vehicles forgotten, counts a log holds back) is told, once per retry.
                 if !client.stopping { client.tell(.tick) }
-                delay = min(delay * 2, client.settings.longestRetry)
+                delay = min(delay * 2, client.settings.longestRetry.seconds)
             }
         }
     }

@@ -21,13 +21,14 @@ public struct MQTTSettings: Sendable, Equatable {
     public var subscriptions: [String] = []
     /// The QoS of `subscriptions` (1).
     public var subscriptionQoS = 1
-    /// Seconds between pings when nothing else is sent; a dead broker is noticed within 1.5×.
-    public var keepAlive = 10
+    /// The time between pings when nothing else is sent (10 s, in whole seconds as MQTT
+    /// counts it); a dead broker is noticed within 1.5×.
+    public var keepAlive: Duration = .seconds(10)
     /// The pause before trying the broker again, doubling from `firstRetry` to `longestRetry`.
     /// The longest is short: a broker restarted is published to again within about 2 s.
-    public var firstRetry = 0.25
+    public var firstRetry: Duration = .milliseconds(250)
     /// The longest pause between tries (2 s).
-    public var longestRetry = 2.0
+    public var longestRetry: Duration = .seconds(2)
     /// When set, the client speaks MQTT 5 and tells the broker in its CONNECT (Maximum Packet
     /// Size) never to send it a packet larger than this many bytes: the broker drops such a
     /// message for this client, so it is never read or buffered here. Nil: MQTT 3.1.1, which
@@ -86,5 +87,13 @@ public struct MQTTMessage: Sendable, Equatable {
     /// A message of `text` (as UTF-8) to `topic`.
     public init(topic: String, text: String, qos: Int = 0, retain: Bool = false) {
         self.init(topic: topic, payload: Array(text.utf8), qos: qos, retain: retain)
+    }
+}
+
+extension Duration {
+    /// The span in seconds, for the client's arithmetic on its monotonic clock.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

@@ -60,7 +60,8 @@ struct MQTTServe: ServeFeedKind {
         }
     }
 
-    private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    private static func format(_ span: Duration) -> String {
+        let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }
