@@ -87,6 +87,32 @@ struct LibraryServeTests {
     }
 }
 
+extension LibraryServeTests {
+    @Test("watch --mqtt -n N's way: a SourceRun over an MQTT reader stopped from its handler at the Nth fix stops at once")
+    func readerStoppedFromHandler() async throws {
+        let broker = try await MQTTBroker()
+        try await FleetPublish.tpv(broker, "van7/tpv", retain: true)
+        let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: "n-test"), prefix: "van7")
+        let run = SourceRun(LocationService(manager: manager))
+        let took = Eventually<Double>()
+        let outcome = Eventually<Bool>()
+        Thread.detachNewThread {
+            let (end, _) = run.run { event in
+                guard case .fix = event else { return }
+                // As watch does once -n's count is written: on the reader's own thread.
+                let start = monotonicSeconds()
+                run.stop()
+                took.fulfill(monotonicSeconds() - start)
+            }
+            outcome.fulfill(end == .status(.stopped))
+        }
+        let seconds = try #require(await took.value(within: .seconds(10)))
+        // It waited out the client's 0.5 s stop for its own thread.
+        #expect(seconds < 0.4, "stop took \(seconds) s")
+        #expect(await outcome.value(within: .seconds(5)) == true)
+    }
+}
+
 /// The client, for its own handler to reach.
 private final class ClientHolder: Sendable {
     let client = Mutex<MQTTClient?>(nil)
