@@ -22,6 +22,7 @@ public final class GpsdFeed: LocationFeed {
     private let heartbeat: Heartbeat?
     private let loopEnded = DispatchSemaphore(value: 0)
     private let state = Mutex<(started: Bool, stopping: Bool)>((false, false))
+    // `stopping` is set once; only the first `stop()` waits for the loop's end.
 
     init(server: GpsdServer, heartbeat: Heartbeat?) {
         self.server = server
@@ -59,12 +60,12 @@ public final class GpsdFeed: LocationFeed {
     /// Stops the loop (clients are sent what is queued, as far as they take it at once, and
     /// closed) and waits for its end.
     public func stop() {
-        let started = state.withLock { s -> Bool in
-            s.stopping = true
-            return s.started
+        let mustWait = state.withLock { s -> Bool in
+            defer { s.stopping = true }
+            return s.started && !s.stopping
         }
         server.stop()
-        if started { loopEnded.wait() }
+        if mustWait { loopEnded.wait() }
     }
 
     /// A finished source's last fix is still served.

@@ -21,7 +21,6 @@ public final class TimeFeed: LocationFeed {
     private let told = Mutex<Told>(Told())
 
     private struct Told {
-        var source = ""
         var notLive = false
         var chronyTrouble: String?
         var chronySending = false
@@ -49,11 +48,8 @@ public final class TimeFeed: LocationFeed {
         return names.compactMap { $0 }.joined(separator: " and ")
     }
 
-    /// Takes the first source's name for what it tells.
-    public func start(_ sources: [RelaySource], control: FeedControl) {
-        let name = sources.first?.name ?? ""
-        told.withLock { $0.source = name }
-    }
+    /// Nothing to start: the socket and the segment were opened when it was made.
+    public func start(_ sources: [RelaySource], control: FeedControl) {}
 
     /// A sample from each fix of the first source.
     public func take(_ event: LocationEvent, from source: RelaySource) {
