@@ -150,7 +150,7 @@ enum Commands {
             .value("--nmea-listen", "[ADDR:]PORT", "Also serve every sentence, as received with CR LF, to each TCP client on PORT (10110 by convention; loopback unless ADDR says otherwise)."),
             .value("--nmea-udp", "HOST:PORT", "Also send every sentence as one UDP datagram to HOST:PORT (a broadcast address reaches a whole network)."),
         ].placed(among: ["--listen": "listen", "--no-listen": "listen"])
-            + TimeFeed.options
+            + TimeFeedOptions.options
             // A fleet read from a broker (--mqtt-in) is a source; publishing (--mqtt) is an outlet.
             + MQTTOptions.serve.placed(among: ["--mqtt-in": "source"],
                                        inside: ["--mqtt-qos": "--mqtt", "--mqtt-homeassistant": "--mqtt", "--mqtt-max-vehicles": "--mqtt-in"]),

@@ -1,4 +1,5 @@
 import Dispatch
+import GPSSystem
 import GPSLocation
 import GPSSources
 import Synchronization

@@ -1,6 +1,7 @@
 import NMEA
 import Dispatch
 import GPSLocation
+import GPSSystem
 import GPSOutput
 import Synchronization
 

@@ -1,77 +1,9 @@
-import GPSSystem
 import Glibc
-import GPSLocation
-import Synchronization
-
-/// Turns SIGINT, SIGTERM and SIGHUP into a call, so a live command can stop its source, flush
-/// and close its files, and exit 0 instead of dying mid-write. SIGHUP is a stop like the
-/// others: it is what a closed terminal or a dropped ssh session sends, and dying of it left a
-/// GPX document unclosed and a pty's exclusive mode set.
-///
-/// Everything it needs is made before `init` returns: a pipe, the handlers and a thread that
-/// waits on the pipe. (Dispatch's signal sources open their descriptor later, on its own
-/// thread: a server that has taken every descriptor by then is left deaf to Ctrl-C.)
-final class Interrupts: Sendable {
-    private let readEnd: Int32
-    private let writeEnd: Int32
-
-    init(_ handler: @escaping @Sendable (Int32) -> Void) {
-        var ends: [Int32] = [-1, -1]
-        // Out of descriptors at start, the default dispositions stay: signals still end the process.
-        guard pipe(&ends) == 0 else {
-            readEnd = -1
-            writeEnd = -1
-            return
-        }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        readEnd = ends[0]
-        writeEnd = ends[1]
-        interruptPipe.store(writeEnd, ordering: .releasing)
-        let readEnd = self.readEnd
-        spawnThread(name: "gpsfix-signals") {
-            var number: UInt8 = 0
-            while true {
-                let n = read(readEnd, &number, 1)
-                if n < 0 && errno == EINTR { continue }
-                // End of the pipe, or the zero `cancel` sends: no more signals to pass on.
-                guard n == 1, number != 0 else { break }
-                handler(Int32(number))
-            }
-            close(readEnd)
-        }
-        for number in Self.signals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in
-                // Only async-signal-safe work here: one write of the signal's number.
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(interruptPipe.load(ordering: .acquiring), &byte, 1)
-            }
-            action.sa_flags = SA_RESTART
-            sigemptyset(&action.sa_mask)
-            sigaction(number, &action, nil)
-        }
-    }
-
-    /// The signals that stop a command.
-    static let signals = [SIGINT, SIGTERM, SIGHUP]
-
-    /// Back to the default: a second Ctrl-C after this ends the process as usual.
-    func cancel() {
-        for number in Self.signals { signal(number, SIG_DFL) }
-        guard writeEnd >= 0 else { return }
-        var stop: UInt8 = 0
-        _ = write(writeEnd, &stop, 1)
-        close(writeEnd)
-    }
-}
-
-/// Where the signal handlers write; a C handler can capture nothing, so it is global.
-private let interruptPipe = Atomic<Int32>(-1)
 
 /// A command that SIGINT, SIGTERM or SIGHUP stopped before it could do its job (`fix` before a
 /// fix came). Exits as a shell reports a process a signal ended, 128 + the signal's number (130
 /// for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP), so that a script can tell an interruption from
-/// a failure.
+/// a failure. (The handlers themselves are GPSSystem's `Interrupts`.)
 struct Interrupted: Error {
     let signal: Int32
     /// What had not happened yet, for the message: "a fix arrived".

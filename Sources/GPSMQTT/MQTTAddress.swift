@@ -1,18 +1,24 @@
 /// `mqtt://[USER@]HOST[:PORT]/PREFIX` or `mqtts://…` (TLS): a broker, who to be there, and the
 /// topic prefix under which a receiver's reports go (or, read back, come from).
 public struct MQTTAddress: Sendable, Equatable {
+    /// The broker's host name or address (without the brackets of an IPv6 one).
     public var host: String
+    /// Its port: the URL's, or 1883 (`mqtt`) or 8883 (`mqtts`).
     public var port: Int
+    /// Whether the URL is `mqtts://`.
     public var usesTLS: Bool
+    /// The user before `@`, percent-decoded; never a password.
     public var username: String?
     /// Topics without the slashes around them: `fleet/van7`; `fleet/+` when reading a fleet.
     public var prefix: String
 
     /// Why a URL is not one; the CLI shows it with the form expected.
     public struct Invalid: Error, Equatable, Sendable, CustomStringConvertible {
+        /// What is wrong with the URL, any password in it shown as `***`.
         public let description: String
     }
 
+    /// The address `text` names; `Invalid`, saying why, when it names none.
     public init(parsing text: String) throws(Invalid) {
         // What the messages below show of the URL: never a password typed into it.
         let shown = PasswordMasking.masked(url: text)

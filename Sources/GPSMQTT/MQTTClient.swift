@@ -15,9 +15,9 @@ public final class MQTTClient: Sendable {
         /// the full queue dropped since the connection before was lost (or since the start, if
         /// the broker was not there then): the outage's whole loss, told as publishing resumes.
         case connected(droppedWhileAway: Int)
-        /// Not connected, and trying again in `retry` seconds: the broker is absent at the
-        /// start, went away, or restarted.
-        case disconnected(MQTTError, retry: Double)
+        /// Not connected, and trying again in `retry`: the broker is absent at the start, went
+        /// away, or restarted.
+        case disconnected(MQTTError, retry: Duration)
         /// Cannot go on: the broker refused the login, or TLS failed. The client has stopped.
         case failed(MQTTError)
         case message(topic: String, payload: [UInt8])
@@ -54,6 +54,8 @@ public final class MQTTClient: Sendable {
         var published = 0
         /// `queue.dropped` when the broker was last lost (or the start), until it is back.
         var droppedAtOutage: Int? = 0
+        /// The client's own thread, while it runs: a stop from there cannot wait for its end.
+        var thread: pthread_t?
     }
 
     public init(settings: MQTTSettings, queueCapacity: Int = MQTTClient.defaultQueueCapacity,
@@ -72,6 +74,7 @@ public final class MQTTClient: Sendable {
         }
         guard first else { return }
         spawnThread(name: "gpsfix-mqtt") { [self] in
+            shared.withLock { $0.thread = pthread_self() }
             ClientLoop(client: self).main()
             ended.store(true, ordering: .releasing)
         }
@@ -99,11 +102,14 @@ public final class MQTTClient: Sendable {
     }
 
     /// Sends what is queued (up to `within` seconds), says goodbye to the broker, and ends the
-    /// thread; returns once it has, or `within` has passed.
+    /// thread; returns once it has, or `within` has passed. Called on the client's own thread
+    /// (from an event's handler: a reader that has seen enough), it returns at once, and the
+    /// thread ends when the handler returns, rather than wait out `within` for itself.
     public func stop(within seconds: Double = 2) {
         let running = shared.withLock { s -> Bool in
             s.stopping = true
-            return s.started
+            let own = s.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            return s.started && !own
         }
         wakeup?.signal()
         guard running else { return }
@@ -163,7 +169,7 @@ private struct ClientLoop {
         guard let wakeup = client.wake else {
             return client.tell(.failed(.badSetting("no descriptor left for the MQTT client's wake-up pipe")))
         }
-        var delay = client.settings.firstRetry
+        var delay = client.settings.firstRetry.seconds
         var first = true
         while !client.stopping {
             let end: End
@@ -171,7 +177,7 @@ private struct ClientLoop {
                 end = error.isFatal ? .failed(error) : .lost(error)
             } else {
                 first = false
-                end = serve(connection, wakeup: wakeup) { delay = client.settings.firstRetry }
+                end = serve(connection, wakeup: wakeup) { delay = client.settings.firstRetry.seconds }
             }
             client.setConnected(false)
             switch end {
@@ -180,12 +186,12 @@ private struct ClientLoop {
             case .failed(let error):
                 return client.tell(.failed(error))
             case .lost(let error):
-                client.tell(.disconnected(error, retry: delay))
+                client.tell(.disconnected(error, retry: .nanoseconds(Int64(delay * 1e9))))
                 if wakeup.sleep(delay) { wakeup.drain() }
                 // Time goes on while the broker is away: what waits on it (a fleet's quiet
                 // vehicles forgotten, counts a log holds back) is told, once per retry.
                 if !client.stopping { client.tell(.tick) }
-                delay = min(delay * 2, client.settings.longestRetry)
+                delay = min(delay * 2, client.settings.longestRetry.seconds)
             }
         }
     }

@@ -113,7 +113,7 @@ final class MosquittoConnection {
             rc = connectLimited(to: limit)
         } else {
             rc = first
-                ? mosquitto_connect(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
+                ? mosquitto_connect(handle, settings.host, Int32(settings.port), Int32(clamping: settings.keepAlive.components.seconds))
                 : mosquitto_reconnect(handle)
         }
         guard rc != MOSQ_ERR_SUCCESS.rawValue else { return nil }
@@ -129,7 +129,7 @@ final class MosquittoConnection {
         let added = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue),
                                                  UInt32(clamping: limit))
         guard added == MOSQ_ERR_SUCCESS.rawValue else { return added }
-        return mosquitto_connect_bind_v5(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive), nil, properties)
+        return mosquitto_connect_bind_v5(handle, settings.host, Int32(settings.port), Int32(clamping: settings.keepAlive.components.seconds), nil, properties)
     }
 
     /// What a failed call means, naming the broker.

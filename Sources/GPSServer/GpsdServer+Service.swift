@@ -1,10 +1,11 @@
 public import GPSLocation
-import Synchronization
 
 extension GpsdServer {
-    /// Serves `service`'s source to gpsd's clients on the calling thread until `stop()`, or
-    /// until the source fails; returns that failure, if it was one. Everything an app needs
-    /// to be a gpsd for its clients:
+    /// Serves `service`'s source to gpsd's clients until `stop()`, or until the source fails;
+    /// returns that failure, if it was one. It blocks the calling thread (the loop runs on a
+    /// thread of its own meanwhile); `run(serving:heartbeat:)` is the async form. When it
+    /// returns, the source has been stopped and the server's loop has ended: a server serves
+    /// once. Everything an app needs to be a gpsd for its clients:
     ///
     ///     let server = try GpsdServer(configuration: .init(release: "myapp 1.0"),
     ///                                 device: .init(path: manager.sourceDescription)) { print($0) }
@@ -12,6 +13,8 @@ extension GpsdServer {
     ///
     /// `onEvent` sees every event too, on the source's thread (for logging what happens);
     /// `heartbeat` is called from the server's loop while it runs (a watchdog's sign of life).
+    /// To serve beside other feeds (MQTT, a time feed), give `feed(heartbeat:)` to a
+    /// `LocationRelay`, which is what this does.
     @discardableResult
     public func serve(_ service: LocationService, heartbeat: Heartbeat? = nil,
                       onEvent: (@Sendable (LocationEvent) -> Void)? = nil) -> LocationError? {
@@ -23,55 +26,41 @@ extension GpsdServer {
     /// Serves several sources at once, each as the device of the same index (the server was
     /// made with one device per service). The server stops when every source has failed, and
     /// returns the first failure then; one that fails while others go on is told through
-    /// `onEvent` (with its index) only.
+    /// `onEvent` (with its index) only. When it returns, every source has been stopped.
     @discardableResult
     public func serve(_ services: [LocationService], heartbeat: Heartbeat? = nil,
                       onEvent: (@Sendable (Int, LocationEvent) -> Void)? = nil) -> LocationError? {
+        do throws(RelayError) {
+            try relay(services, heartbeat: heartbeat, onEvent: onEvent).run()
+            return nil
+        } catch {
+            return error.sourceFailure
+        }
+    }
+
+    /// `serve` without blocking a thread of the cooperative pool: awaits the end of the
+    /// serving; cancelling the task stops it (and it returns normally). Throws
+    /// `RelayError.sourcesFailed` when every source failed. When it returns, every source has
+    /// been stopped and the server's loop has ended.
+    public func run(serving services: [LocationService], heartbeat: Heartbeat? = nil,
+                    onEvent: (@Sendable (Int, LocationEvent) -> Void)? = nil) async throws(RelayError) {
+        try await relay(services, heartbeat: heartbeat, onEvent: onEvent).run()
+    }
+
+    private func relay(_ services: [LocationService], heartbeat: Heartbeat?,
+                       onEvent: (@Sendable (Int, LocationEvent) -> Void)?) -> LocationRelay {
         precondition(services.count == deviceCount, "one service per device")
-        let failures = FailureBox(sources: services.count)
-        let subscriptions = services.enumerated().map { device, service in
-            let manager = service.manager
-            return service.subscribe { [self] event in
-                // The rate is known once the source has settled it, which may be well after it
-                // opened (autobaud): DEVICE says it from then on.
-                if let baud = manager.reception?.baud { setDeviceRate(baud, device: device) }
-                // A receiver found only once plugged in is named when it opens.
-                if case .status(.started) = event { renameDevice(device, to: manager.sourceDescription) }
-                publish(event, device: device)
-                onEvent?(device, event)
-                // A source that cannot go on (no such device, gpsd refused) ends the serving
-                // once none is left.
-                if case .error(let error) = event, failures.add(error) { stop() }
-            }
-        }
-        withExtendedLifetime(services) { run(heartbeat: heartbeat) }
-        for (service, subscription) in zip(services, subscriptions) {
-            service.unsubscribe(subscription)
-            service.stop()
-        }
-        return failures.ending
+        var feeds: [any LocationFeed] = [feed(heartbeat: heartbeat)]
+        if let onEvent { feeds.append(EventTap(onEvent)) }
+        return LocationRelay(services, feeds: feeds)
     }
 }
 
-/// The sources' failures, counted on their threads, read after `run` has returned.
-private final class FailureBox: Sendable {
-    private let state: Mutex<(first: LocationError?, count: Int)>
-    private let sources: Int
-
-    init(sources: Int) {
-        self.sources = sources
-        state = Mutex((nil, 0))
-    }
-
-    /// Counts a failure; true when every source has now failed.
-    func add(_ error: LocationError) -> Bool {
-        state.withLock { s in
-            s.first = s.first ?? error
-            s.count += 1
-            return s.count >= sources
-        }
-    }
-
-    /// The first failure, if every source failed (which is what ended the serving).
-    var ending: LocationError? { state.withLock { $0.count >= sources ? $0.first : nil } }
+/// `onEvent` as the last feed: it sees each event after the server has taken it.
+private final class EventTap: LocationFeed {
+    let onEvent: @Sendable (Int, LocationEvent) -> Void
+    init(_ onEvent: @escaping @Sendable (Int, LocationEvent) -> Void) { self.onEvent = onEvent }
+    func start(_ sources: [RelaySource], control: FeedControl) {}
+    func take(_ event: LocationEvent, from source: RelaySource) { onEvent(source.index, event) }
+    func stop() {}
 }

@@ -155,7 +155,7 @@ public final class GpsdServer: Sendable {
         self.datagrams = datagrams
         self.configuration = configuration
         self.log = log
-        throttle = LogThrottle(window: configuration.logWindow)
+        throttle = LogThrottle(window: configuration.logWindow.seconds)
         guard let wake = Wakeup() else { throw .system(call: "pipe", reason: String(cString: strerror(errno))) }
         self.wake = wake
         shared = Mutex(Shared(devices: devices.map { DeviceState($0) }))

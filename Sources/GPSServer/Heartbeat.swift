@@ -10,4 +10,9 @@ public struct Heartbeat: Sendable {
         self.interval = interval
         self.beat = beat
     }
+
+    /// A heartbeat every `interval`, as the time span an app names it in.
+    public init(every interval: Duration, _ beat: @escaping @Sendable () -> Void) {
+        self.init(every: interval.seconds, beat)
+    }
 }

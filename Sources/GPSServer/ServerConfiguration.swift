@@ -1,16 +1,17 @@
 /// How the server treats its clients. The defaults suit a receiver at up to 10 Hz.
 public struct ServerConfiguration: Sendable {
+    /// Where gpsd's clients connect (127.0.0.1:2947).
     public var address: ListenAddress
     /// What `VERSION` says after "gpsfix".
     public var release: String
     /// A watcher that reads nothing for this long while reports wait for it is disconnected.
-    public var clientTimeout: Double
+    public var clientTimeout: Duration
     /// A client that connects and asks nothing for this long is disconnected: gpsd's
     /// ASSIGNMENT_TIMEOUT (60 s).
-    public var assignmentTimeout: Double = 60
+    public var assignmentTimeout: Duration = .seconds(60)
     /// A client that has asked (a poller) but does not watch is disconnected this long after
     /// its last request: gpsd's POLLER_TIMEOUT (15 minutes).
-    public var pollerTimeout: Double = 15 * 60
+    public var pollerTimeout: Duration = .seconds(15 * 60)
     /// The most that may wait for one client (about 100 epochs of TPV and SKY); past it,
     /// reports for that client are dropped and counted.
     public var queueLimit: Int
@@ -27,7 +28,7 @@ public struct ServerConfiguration: Sendable {
     /// longest without sending a request or being sent a report gives way to it, if that has
     /// been at least this long (10 s); otherwise the newcomer is refused. gpsd's users expect
     /// a new client to be served, and a squatter should not outlast one.
-    public var giveWayAfter: Double = 10
+    public var giveWayAfter: Duration = .seconds(10)
     /// The largest reply sent (8 MiB: the DEVICES of about 40,000 devices with 64-character
     /// names, the POLL of about 10,000 with a TPV and a small SKY each): a DEVICES or POLL over
     /// it is answered with an ERROR that says so. Replies have this much room of their own
@@ -37,10 +38,11 @@ public struct ServerConfiguration: Sendable {
     /// watch starts with): `requestBurst` (10) at once, then `requestRate` (5) a second. One
     /// more is answered with an ERROR, and the rest until the rate allows are not answered.
     public var requestRate: Double = 5
+    /// How many listings one client may ask for at once before `requestRate` holds it.
     public var requestBurst: Int = 10
     /// Log lines a client causes (refused, too slow, timed out): five of each kind per this
     /// many seconds (60) are written, the rest counted in one line when it is over.
-    public var logWindow: Double = 60
+    public var logWindow: Duration = .seconds(60)
     /// Where to serve the bare sentences over TCP as well (port 10110 by convention), for
     /// chart plotters and apps that read NMEA rather than gpsd's protocol; nil for nowhere.
     /// Its clients get the same bounded queues and timeouts as gpsd's.
@@ -49,7 +51,8 @@ public struct ServerConfiguration: Sendable {
     /// for nowhere.
     public var nmeaDatagramAddress: ListenAddress?
 
-    public init(address: ListenAddress = .gpsdDefault, release: String, clientTimeout: Double = 15,
+    /// A configuration for a server that says `release` in its VERSION; the rest as documented.
+    public init(address: ListenAddress = .gpsdDefault, release: String, clientTimeout: Duration = .seconds(15),
                 queueLimit: Int = 256 * 1024, requestLimit: Int = 1024, maxClients: Int = 200,
                 nmeaAddress: ListenAddress? = nil, nmeaDatagramAddress: ListenAddress? = nil) {
         self.address = address
@@ -60,5 +63,13 @@ public struct ServerConfiguration: Sendable {
         self.maxClients = maxClients
         self.nmeaAddress = nmeaAddress
         self.nmeaDatagramAddress = nmeaDatagramAddress
+    }
+}
+
+extension Duration {
+    /// The span in seconds, for the loop's arithmetic on its monotonic clock.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

@@ -4,7 +4,8 @@
 /// device that sends nothing while others do), so that a slot cannot be squatted.
 extension ServerLoop {
     func expire(now: Double) {
-        let timeout = config.clientTimeout
+        let timeout = config.clientTimeout.seconds
+        let assignment = config.assignmentTimeout.seconds, poller = config.pollerTimeout.seconds
         for client in clients where !client.closed {
             if !client.queue.isEmpty && now - client.lastProgress > timeout {
                 server.peerLog("stuck", "clients disconnected for reading nothing",
@@ -14,15 +15,15 @@ extension ServerLoop {
             }
             guard client.kind == .gpsd else { continue }
             if !client.policy.enable {
-                let idle = client.hasAsked ? config.pollerTimeout : config.assignmentTimeout
+                let idle = client.hasAsked ? poller : assignment
                 if now - client.lastRequest > idle { timeOut(client, "Timed out: no request for \(Int(idle)) s", now: now) }
-            } else if now - client.lastActivity > config.assignmentTimeout && lastPublished > client.lastActivity {
+            } else if now - client.lastActivity > assignment && lastPublished > client.lastActivity {
                 // The devices reported in that time, and none of it was for this watch. A
                 // watch that had nothing to get (every device quiet) is not idle by its own doing.
-                timeOut(client, "Timed out: this watch has received nothing for \(Int(config.assignmentTimeout)) s "
+                timeOut(client, "Timed out: this watch has received nothing for \(Int(assignment)) s "
                         + "while the devices reported; ask for \"json\":true, \"nmea\":true or a device that reports", now: now)
                 server.peerLog("idle-watch", "watches closed for receiving nothing",
-                               "client \(client.peer) watches but has received nothing for \(Int(config.assignmentTimeout)) s; disconnecting it")
+                               "client \(client.peer) watches but has received nothing for \(Int(assignment)) s; disconnecting it")
             }
         }
     }

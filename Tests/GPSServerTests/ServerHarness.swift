@@ -17,11 +17,11 @@ final class ServerHarness: Sendable {
          nmea: Bool = false, datagrams: ListenAddress? = nil,
          configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         var configuration = ServerConfiguration(address: ListenAddress(host: "127.0.0.1", port: 0), release: "gpsfix test",
-                                                clientTimeout: clientTimeout, queueLimit: queueLimit, maxClients: maxClients,
+                                                clientTimeout: .milliseconds(Int(clientTimeout * 1000)), queueLimit: queueLimit, maxClients: maxClients,
                                                 nmeaAddress: nmea ? ListenAddress(host: "127.0.0.1", port: 0) : nil,
                                                 nmeaDatagramAddress: datagrams)
-        configuration.assignmentTimeout = assignmentTimeout
-        configuration.pollerTimeout = pollerTimeout
+        configuration.assignmentTimeout = .milliseconds(Int(assignmentTimeout * 1000))
+        configuration.pollerTimeout = .milliseconds(Int(pollerTimeout * 1000))
         configure(&configuration)
         let logs = self.logs
         server = try GpsdServer(configuration: configuration, devices: devices ?? [device]) { line in logs.lines.withLock { $0.append(line) } }

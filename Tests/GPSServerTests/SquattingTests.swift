@@ -64,7 +64,7 @@ struct SquattingTests {
     @Test("With every slot taken, a newcomer is served in place of the client idle longest, once that one has been idle long enough; the others stay")
     func giveWay() async throws {
         // (Refused while nobody has been idle that long: GpsdServerTests' tooMany.)
-        let harness = try ServerHarness(maxClients: 2) { $0.giveWayAfter = 1 }
+        let harness = try ServerHarness(maxClients: 2) { $0.giveWayAfter = .seconds(1) }
         let oldest = try harness.watcher("{\"enable\":true}")
         try await Task.sleep(for: .milliseconds(300))
         let younger = try harness.watcher("{\"enable\":true}")
@@ -103,7 +103,7 @@ struct SquattingTests {
 
     @Test("Refused connections are logged five at a time, then counted in one line when the window ends")
     func throttledLog() async throws {
-        let harness = try ServerHarness(maxClients: 1) { $0.logWindow = 1 }
+        let harness = try ServerHarness(maxClients: 1) { $0.logWindow = .seconds(1) }
         let holder = try harness.client()
         _ = holder.readLine()
 

@@ -6,7 +6,7 @@ import Synchronization
 /// heard from. A vehicle forgotten (offline or silent too long) gives its index back, and the
 /// next new vehicle takes it under its own name, so the server never has more devices than
 /// the fleet's cap of vehicles known at once. Used on the MQTT client's thread; its state
-/// behind a lock all the same, as the failure is read after the server's loop ends.
+/// behind a lock all the same.
 final class FleetDevices: Sendable {
     private let server: GpsdServer
     /// A fleet read without wildcards is one publisher: its device is named by the prefix.
@@ -15,7 +15,6 @@ final class FleetDevices: Sendable {
         var indices: [String: Int] = [:]
         /// Devices of vehicles forgotten, gone from DEVICES, for the next new vehicle.
         var free: [Int] = []
-        var failure: LocationError?
     }
     private let state = Mutex(State())
 
@@ -52,8 +51,4 @@ final class FleetDevices: Sendable {
 
     /// Devices made so far, in use or free: at most the cap of vehicles.
     var count: Int { state.withLock { $0.indices.count + $0.free.count } }
-
-    func fail(_ error: LocationError) { state.withLock { $0.failure = $0.failure ?? error } }
-
-    var failure: LocationError? { state.withLock { $0.failure } }
 }

@@ -20,51 +20,64 @@ enum MQTTFleetIn {
         return MQTTManager(settings: settings, prefix: address.prefix, waitsForBroker: true, limits: try MQTTOptions.fleetLimits(args))
     }
 
-    /// Serves `manager`'s fleet through `server` (made with no device) on the calling thread
-    /// until the server stops; each publisher's reports go to its own device, and one that
-    /// says `offline` is a device gone, as an unplugged receiver is. A vehicle the reader
-    /// forgets gives its device to the next new one, so the server has at most the cap's
-    /// number of devices. Statuses and refusals are logged through `log`, a fleet's held to a
-    /// rate (`FleetLog`); `onEvent` sees every event with its vehicle's name as shown (for
-    /// the service manager's status). Returns the source's failure, if that ended it.
-    static func serve(_ manager: MQTTManager, on server: GpsdServer, heartbeat: Heartbeat?,
-                      log: @escaping @Sendable (String) -> Void,
-                      onEvent: @escaping @Sendable (String?, LocationEvent) -> Void) -> LocationError? {
-        let service = LocationService(manager: manager)
-        let devices = FleetDevices(server: server, fallback: manager.prefix)
-        let fleetLog = FleetLog(write: log)
-        manager.onFleetNews = { news in
-            if case .forgotten(let vehicle) = news { devices.forget(vehicle) }
-            fleetLog.take(news)
+    /// `manager`'s fleet served through a server made with no device: each publisher's
+    /// reports go to its own device, and one that says `offline` is a device gone, as an
+    /// unplugged receiver is. A vehicle the reader forgets gives its device to the next new
+    /// one, so the server has at most the cap's number of devices. Statuses and refusals are
+    /// said through `note`, a fleet's held to a rate (`FleetLog`). The reader's failure ends
+    /// the relay, as any source's does.
+    final class Feed: LocationFeed {
+        let manager: MQTTManager
+        let server: GpsdFeed
+        let devices: FleetDevices
+        let fleetLog: FleetLog
+        let note: @Sendable (String) -> Void
+
+        init(_ manager: MQTTManager, server: GpsdFeed, note: @escaping @Sendable (String) -> Void) {
+            self.manager = manager
+            self.server = server
+            self.note = note
+            devices = FleetDevices(server: server.server, fallback: manager.prefix)
+            fleetLog = FleetLog(write: note)
         }
-        let subscription = service.subscribe { event in
+
+        /// The server's loop, and the reader's news, before the reader starts.
+        func start(_ sources: [RelaySource], control: FeedControl) throws(FeedFailure) {
+            let devices = devices, fleetLog = fleetLog
+            manager.onFleetNews = { news in
+                if case .forgotten(let vehicle) = news { devices.forget(vehicle) }
+                fleetLog.take(news)
+            }
+            try server.start(sources, control: control)
+        }
+
+        func take(_ event: LocationEvent, from source: RelaySource) {
             // Read while the manager delivers: whose this event is.
             let vehicle = manager.labelOfEventInHand
-            let shown = vehicle.map { PeerText.display($0) }
-            onEvent(shown, event)
             if case .status(let status) = event {
+                let shown = vehicle.map { PeerText.display($0) }
                 let source = shown.map { "\(manager.sourceDescription) \($0)" } ?? manager.sourceDescription
                 if let text = StatusWords.line(status, source: source) {
                     // A vehicle's comings and goings are its publisher's to cause: held to a rate.
-                    if vehicle != nil { fleetLog.vehicle(text) } else { log("gpsfix: " + text) }
+                    if vehicle != nil { fleetLog.vehicle(text) } else { note("gpsfix: " + text) }
                 }
             }
             switch event {
             case .fix, .sky, .status(.disconnected), .status(.streaming):
                 // A broker's own loss (no vehicle in hand) is not any device's.
-                if let index = devices.index(of: vehicle, creating: !event.isStatus) { server.publish(event, device: index) }
-            case .error(let error):
-                devices.fail(error)
-                server.stop()
+                if let index = devices.index(of: vehicle, creating: !event.isStatus) { server.server.publish(event, device: index) }
             default:
                 break
             }
         }
-        withExtendedLifetime(service) { server.run(heartbeat: heartbeat) }
-        service.unsubscribe(subscription)
-        service.stop()
-        manager.onFleetNews = nil
-        fleetLog.flush()
-        return devices.failure
+
+        func stop() {
+            server.stop()
+            manager.onFleetNews = nil
+            fleetLog.flush()
+        }
+
+        /// Serving what it has while the broker is away: only the reader's failure ends it.
+        var outlivesSources: Bool { true }
     }
 }

@@ -79,14 +79,8 @@ enum MQTTOptions {
         try MQTTPassword.read(file: args["--mqtt-password-file"])
     }
 
-    /// `gpsfix-HOSTNAME-PREFIX`: stable across restarts (a broker and Home Assistant know it
-    /// again), different for each receiver of a fleet published from one machine.
-    static func defaultClientID(prefix: String) -> String {
-        var name = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&name, name.count) == 0
-            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
-        return "gpsfix-\(host)-\(MQTTTopics.name(prefix))"
-    }
+    /// `gpsfix-HOSTNAME-PREFIX` (GPSMQTT's `MQTTSettings.defaultClientID`).
+    static func defaultClientID(prefix: String) -> String { MQTTSettings.defaultClientID(prefix: prefix) }
 
     static func qos(_ args: ParsedArguments) throws(UsageError) -> Int {
         guard let text = args["--mqtt-qos"] else { return 0 }

@@ -2,12 +2,20 @@ import GPSLocation
 import GPSMQTT
 import Synchronization
 
-/// `serve --mqtt`: a publisher fed with the source's events, and its news told on stderr. A
-/// refused login or a failed TLS handshake ends the serve (`onFailure`); a broker away is
-/// waited for, said once per outage.
-enum MQTTServe {
-    static func publisher(_ args: ParsedArguments, source: String, terminal: Terminal,
-                          onFailure: @escaping @Sendable (MQTTError) -> Void) throws -> MQTTPublisher? {
+/// `serve --mqtt`: a publisher fed with the sources' events (GPSMQTT's `MQTTPublisher` as a
+/// feed), and its news told on stderr. A refused login or a failed TLS handshake ends the
+/// serve (the publisher fails its relay); a broker away is waited for, said once per outage.
+struct MQTTServe: ServeFeedKind {
+    init(_ args: ParsedArguments, _ setting: ServeSetting) {}
+
+    func make(_ context: inout ServeContext) throws -> ServeFeed? {
+        // A fleet re-served is not published again (`--mqtt-in` refuses `--mqtt`).
+        guard context.fleet == nil else { return nil }
+        let publisher = try Self.publisher(context.args, source: context.sources[0].sourceDescription, terminal: context.terminal)
+        return publisher.map { ServeFeed($0, outlet: "MQTT") }
+    }
+
+    static func publisher(_ args: ParsedArguments, source: String, terminal: Terminal) throws -> MQTTPublisher? {
         if args["--mqtt-max-vehicles"] != nil {
             throw UsageError(message: "--mqtt-max-vehicles bounds a fleet that is read (--mqtt-in), not what --mqtt publishes")
         }
@@ -45,15 +53,15 @@ enum MQTTServe {
                 }
             case .dropped(let total):
                 terminal.note("gpsfix: MQTT queue full (\(MQTTClient.defaultQueueCapacity) reports): dropping the oldest; \(total) dropped so far")
-            case .failed(let error):
-                onFailure(error)
-            case .message, .tick:
+            case .failed, .message, .tick:
+                // A failure ends the relay, which throws it: said once, at the end.
                 break
             }
         }
     }
 
-    private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    private static func format(_ span: Duration) -> String {
+        let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

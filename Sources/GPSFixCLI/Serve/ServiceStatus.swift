@@ -1,18 +1,9 @@
 import GPSLocation
 import NMEA
 
-/// What `systemctl status` says of `serve`: its source's state in a few words ("/dev/ttyACM0:
-/// 3D fix, 9 satellites used"), and what kind of state that is, so that a change of kind
-/// can be told at once and a change of detail (a satellite more) less often.
-struct ServiceStatus: Equatable {
-    enum Kind: Equatable {
-        case absent, waiting, receiving, gone, reconnecting, silent, ended, failed
-        case fix(FixMode)
-    }
-
-    let text: String
-    let kind: Kind
-
+/// `serve`'s words for `systemctl status` (GPSLocation's `ServiceStatus`): as it logs the
+/// sources' news (`StatusWords`, `Advice`), with fixes as their mode and satellites used.
+extension ServiceStatus {
     /// The status `event` brings; nil when it changes nothing worth saying (a sentence, a sky
     /// view, a reconnection attempt between those that are logged).
     static func after(_ event: LocationEvent, source: String, reception: Reception?) -> ServiceStatus? {
@@ -44,10 +35,5 @@ struct ServiceStatus: Equatable {
         case .sky, .sentence:
             return nil
         }
-    }
-
-    /// Before anything has said more: the source is open and talking.
-    static func receiving(_ source: String) -> ServiceStatus {
-        ServiceStatus(text: "\(source): receiving", kind: .receiving)
     }
 }

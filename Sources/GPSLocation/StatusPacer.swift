@@ -3,16 +3,23 @@
 /// only (a satellite more) after `detailGap`, and nothing that says what was said already.
 /// A 10 Hz receiver whose satellite count flickers must not send the manager ten lines a second.
 ///
-/// Times are passed in, so the rules are one value's and can be checked without waiting.
-struct StatusPacer {
-    var kindGap = 1.0
-    var detailGap = 10.0
-    private(set) var sent: ServiceStatus?
+/// Times are passed in (seconds of a monotonic clock), so the rules are one value's and can
+/// be checked without waiting.
+public struct StatusPacer: Sendable {
+    /// The least time between two statuses of different kinds (1 s).
+    public var kindGap: Duration = .seconds(1)
+    /// The least time between two statuses of the same kind (10 s).
+    public var detailGap: Duration = .seconds(10)
+    /// The status sent last.
+    public private(set) var sent: ServiceStatus?
     private var sentAt = -Double.infinity
     private var pending: ServiceStatus?
 
+    /// A pacer that has sent nothing yet.
+    public init() {}
+
     /// Takes the newest status; returns it when it is to be sent now.
-    mutating func offer(_ status: ServiceStatus, now: Double) -> ServiceStatus? {
+    public mutating func offer(_ status: ServiceStatus, now: Double) -> ServiceStatus? {
         guard status != sent else {
             pending = nil
             return nil
@@ -22,16 +29,17 @@ struct StatusPacer {
     }
 
     /// The status held back, once its time has come.
-    mutating func due(now: Double) -> ServiceStatus? {
+    public mutating func due(now: Double) -> ServiceStatus? {
         guard let status = pending else { return nil }
         let gap = status.kind == sent?.kind ? detailGap : kindGap
-        guard now - sentAt >= gap else { return nil }
+        let parts = gap.components
+        guard now - sentAt >= Double(parts.seconds) + Double(parts.attoseconds) / 1e18 else { return nil }
         take(status, now: now)
         return status
     }
 
     /// Records `status` as sent now, whatever the gap (the first one, a failure).
-    mutating func take(_ status: ServiceStatus, now: Double) {
+    public mutating func take(_ status: ServiceStatus, now: Double) {
         sent = status
         sentAt = now
         pending = nil

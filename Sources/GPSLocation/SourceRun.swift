@@ -1,40 +1,45 @@
 import Dispatch
-import GPSLocation
+import GPSSystem
 import Synchronization
 
-/// The one way a command runs its sources to their end: every event goes to the handler on
-/// its source's thread; the run ends once every source has had its terminal event, or when
-/// `end()` is called (a file that can take no more), and Ctrl-C or SIGTERM stop the sources,
-/// which ends it too.
+/// Runs sources to their end, the way `gpsfix watch` and `record` do: every event goes to
+/// the handler on its source's thread; the run ends once every source has had its terminal
+/// event, or when `end()` is called (a file that can take no more), and, once
+/// `armInterrupts()` was called (`runEach` does), SIGINT, SIGTERM and SIGHUP stop the
+/// sources, which ends it too. (`LocationRelay` does the same for feeds that outlive a run.)
 ///
 /// The services are kept alive until the run ends: a manager holds its delegate weakly.
-final class SourceRun: Sendable {
-    let services: [LocationService]
+public final class SourceRun: Sendable {
+    /// The sources, in the order given: `runAll` names each by its index.
+    public let services: [LocationService]
     private let done = DispatchSemaphore(value: 0)
     private let outcome: Mutex<(ends: [LocationEvent?], open: Int, signal: Int32)>
     private let interrupts = Mutex<Interrupts?>(nil)
 
-    convenience init(_ service: LocationService) { self.init([service]) }
+    /// A run of one source.
+    public convenience init(_ service: LocationService) { self.init([service]) }
 
-    init(_ services: [LocationService]) {
+    /// A run of `services` (at least one).
+    public init(_ services: [LocationService]) {
         precondition(!services.isEmpty, "a run reads at least one source")
         self.services = services
         outcome = Mutex((Array(repeating: nil, count: services.count), services.count, 0))
     }
 
     /// The one source of a run that reads one.
-    var service: LocationService { services[0] }
+    public var service: LocationService { services[0] }
 
     /// Ends the wait now, whatever the sources are doing; the caller stops them after.
-    func end() { done.signal() }
+    public func end() { done.signal() }
 
-    /// Stops every source (each then delivers its terminal event).
-    func stop() { for service in services { service.stop() } }
+    /// Stops every source (each then delivers its terminal event); from a handler too, which
+    /// then sees nothing more of that source.
+    public func stop() { for service in services { service.stop() } }
 
     /// From now on, Ctrl-C and SIGTERM stop the sources (and end the run). `runEach` does
     /// this itself; a command that says "Ctrl-C to stop" before it runs arms them first, or a
     /// signal in between would kill it mid-start.
-    func armInterrupts() {
+    public func armInterrupts() {
         interrupts.withLock { armed in
             guard armed == nil else { return }
             armed = Interrupts { [self] number in
@@ -46,20 +51,20 @@ final class SourceRun: Sendable {
 
     /// Runs one source until its end; returns the terminal event, if one came, and the signal
     /// that stopped the run, if one did.
-    func run(_ handle: @escaping @Sendable (LocationEvent) -> Void) -> (end: LocationEvent?, signal: Int32?) {
+    public func run(_ handle: @escaping @Sendable (LocationEvent) -> Void) -> (end: LocationEvent?, signal: Int32?) {
         let (ends, signal) = runAll { _, event in handle(event) }
         return (ends[0], signal)
     }
 
     /// Runs every source until each has ended; `handle` learns which (its index) each event
     /// came from. Returns each source's terminal event, and the signal that stopped the run.
-    func runAll(_ handle: @escaping @Sendable (Int, LocationEvent) -> Void) -> (ends: [LocationEvent?], signal: Int32?) {
+    public func runAll(_ handle: @escaping @Sendable (Int, LocationEvent) -> Void) -> (ends: [LocationEvent?], signal: Int32?) {
         runEach(services.indices.map { index in { event in handle(index, event) } })
     }
 
     /// As `runAll`, with a handler of its own for each source (in the services' order): what
     /// a source's events go to is settled once, not looked up per event.
-    func runEach(_ handlers: [@Sendable (LocationEvent) -> Void]) -> (ends: [LocationEvent?], signal: Int32?) {
+    public func runEach(_ handlers: [@Sendable (LocationEvent) -> Void]) -> (ends: [LocationEvent?], signal: Int32?) {
         precondition(handlers.count == services.count, "one handler per source")
         for (index, service) in services.enumerated() {
             let handle = handlers[index]

@@ -1,0 +1,70 @@
+import GPSLocation
+import GPSTime
+
+/// `serve --chrony-sock PATH`, `--ntp-shm UNIT` and `--time-offset SECONDS`: the first
+/// source's fixes as time samples for chronyd (or ntpd), through GPSTime's `TimeFeed`.
+struct TimeFeedOptions: ServeFeedKind {
+    static let options: [OptionSpec] = [
+        .value("--chrony-sock", "PATH", "Send the first source's time to chronyd: a sample per fix to its 'refclock SOCK PATH' socket (chronyd makes it)."),
+        .value("--ntp-shm", "UNIT", "Write the first source's time to the NTP shared memory segment UNIT (0-255, key 0x4e545030+UNIT) that chronyd's 'refclock SHM UNIT' or ntpd reads. Units 0 and 1 are the owner's only; 2 and up anyone's."),
+        .value("--time-offset", "SECONDS", "Seconds the receiver sends its sentences after the time they carry (its fixed output delay), added to its time for --chrony-sock and --ntp-shm; measure it against a good clock (chronyc sourcestats)."),
+    ]
+
+    /// What `serve` says when chronyd's socket refuses it: the option that avoids the socket.
+    static let chronySocketAdvice =
+        "chronyd's socket takes samples from root only: run serve as root, or feed chrony through shared memory instead (--ntp-shm 2, with 'refclock SHM 2:perm=0666 refid NMEA' in chrony.conf)"
+
+    init(_ args: ParsedArguments, _ setting: ServeSetting) {}
+
+    func make(_ context: inout ServeContext) throws -> ServeFeed? {
+        let args = context.args
+        let path = args["--chrony-sock"]
+        let unit = try args["--ntp-shm"].map { text throws(UsageError) -> Int in
+            guard let unit = Int(text), (0...255).contains(unit) else {
+                throw UsageError(message: "--ntp-shm takes a unit from 0 to 255 (chrony's 'refclock SHM UNIT'), not '\(text)'")
+            }
+            return unit
+        }
+        var delay = Duration.zero
+        if let text = args["--time-offset"] {
+            guard let seconds = Double(text), seconds.isFinite, abs(seconds) <= 10 else {
+                throw UsageError(message: "--time-offset takes seconds from -10 to 10 (e.g. 0.3 for a receiver that sends 300 ms after its epoch), not '\(text)'")
+            }
+            delay = .nanoseconds(Int64((seconds * 1e9).rounded()))
+        }
+        guard path != nil || unit != nil else {
+            if args["--time-offset"] != nil { throw UsageError(message: "--time-offset corrects the time sent with --chrony-sock or --ntp-shm: add one") }
+            return nil
+        }
+        let note = context.note
+        let feed: TimeFeed
+        do throws(TimeFeedError) {
+            feed = TimeFeed(chrony: try path.map { p throws(TimeFeedError) in try ChronySocket(path: p) },
+                            sharedMemory: try unit.map { u throws(TimeFeedError) in try NTPSharedMemory(unit: u) },
+                            delay: delay, refusedAdvice: Self.chronySocketAdvice, log: { note("gpsfix: " + $0) })
+        } catch {
+            throw TimeFeedFailure(error: error)
+        }
+        // The first source only: a clock takes its time from one reference.
+        let first = context.sources[0].sourceDescription
+        return ServeFeed(feed, preamble: ["sending \(first)'s time to \(feed.destinations) (NMEA alone: good to tens or hundreds of ms)"],
+                         outlet: feed.destinations)
+    }
+}
+
+/// A time feed that cannot start: exit 1, with what to change. Its text has no "gpsfix: ":
+/// the one who prints it adds that.
+struct TimeFeedFailure: Error, CustomStringConvertible {
+    let error: TimeFeedError
+
+    var description: String {
+        switch error {
+        case .sharedMemoryRefused(let unit, _):
+            "serve: \(error). Run gpsfix as that user, give chrony's line ':perm=0666' (refclock SHM \(unit):perm=0666) so anyone may write it, or remove the segment (ipcrm -M 0x\(String(NTPSharedMemory.key(unit: unit), radix: 16))) before chronyd starts."
+        case .sharedMemoryMismatch(let unit):
+            "serve: \(error). Choose another --ntp-shm unit, or see 'ipcs -m' for what holds key 0x\(String(NTPSharedMemory.key(unit: unit), radix: 16))."
+        default:
+            "serve: \(error)."
+        }
+    }
+}
