@@ -92,28 +92,3 @@ struct Core {
         rows[kind.rawValue].type.feed(sentence, talker: sentence.talker, kind: kind, assembler: &assembler, counts: &counts, emit: emit)
     }
 }
-
-/// Sentences by what became of them.
-public struct SentenceCounts: Equatable, Sendable {
-    /// Indexed by `SentenceKind.rawValue`.
-    public var byKind = [Int](repeating: 0, count: SentenceKind.count)
-    public var badChecksum = 0
-    public var malformed = 0
-    /// Accepted without a checksum (allowed, but a sign of an old receiver or a hand-made feed).
-    public var withoutChecksum = 0
-    /// Values outside their physical range (`Bounds`), read as unknown; their sentences were
-    /// still used for everything else they said.
-    public var outOfRange = 0
-
-    public subscript(kind: SentenceKind) -> Int { byKind[kind.rawValue] }
-    public subscript<T: SentenceType>(type: T.Type) -> Int { self[SentenceKind(type)] }
-    public var unknown: Int { self[.unknown] }
-    public var decoded: Int { byKind.reduce(0, +) - unknown }
-}
-
-/// Everything counted on one stream.
-public struct Statistics: Equatable, Sendable {
-    public var framing: FramingStatistics
-    public var sentences: SentenceCounts
-    public var epochs: EpochStatistics
-}

@@ -379,7 +379,7 @@ public struct EpochAssembler: Sendable {
 }
 
 /// Counts kept by the assembler, for `gpsfix` statistics and tests.
-public struct EpochStatistics: Equatable, Sendable {
+public struct EpochStatistics: Hashable, Codable, Sendable {
     public var epochs = 0
     public var fixes = 0
     /// Epochs reported at their learned ender rather than when the next began.
