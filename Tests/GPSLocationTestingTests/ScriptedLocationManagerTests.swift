@@ -1,0 +1,121 @@
+import NMEA
+import GPSLocation
+import GPSLocationTesting
+import GPSTestSupport
+import Glibc
+import Testing
+
+@Suite struct ScriptedLocationManagerTests {
+    let here = Fix(coordinate: .init(latitude: 52.1, longitude: 4.3), altitude: 3)
+    let there = Fix(coordinate: .init(latitude: 52.2, longitude: 4.4))
+    let sky = SkyView(satellites: [Satellite(id: .init(constellation: .gps, svid: 5), snr: 38, used: true)])
+
+    @Test func playsItsScriptInOrderOnAThreadOfItsOwnAndEndsCountingTheFixes() {
+        // Given
+        let manager = ScriptedLocationManager([.status(.started), .fix(here), .sky(sky), .sentence("$GPGGA,x"),
+                                               .fix(Fix()), .fix(there), .end])
+        let recorder = Recorder()
+        manager.delegate = recorder
+        // When
+        manager.startUpdatingLocation()
+        // Then
+        #expect(manager.waitUntilPlayed())
+        var ended = Statistics()
+        ended.epochs.epochs = 3
+        ended.epochs.fixes = 2
+        #expect(recorder.calls == [.status(.started), .fix(here), .sky(sky), .sentence("$GPGGA,x"), .fix(Fix()),
+                                   .fix(there), .status(.finished(ended))])
+        #expect(recorder.threads.allSatisfy { pthread_equal($0, recorder.threads[0]) != 0 })
+        #expect(pthread_equal(recorder.threads[0], pthread_self()) == 0)
+        #expect(manager.statistics == ended)
+        #expect(!manager.isRunning)
+        #expect((manager.startCount, manager.stopCount, manager.playCount, manager.stepsDelivered) == (1, 0, 1, 7))
+    }
+
+    @Test func insideStartHasDeliveredEverythingWhenStartReturns() {
+        let manager = ScriptedLocationManager(fixes: [here, there], delivery: .insideStart)
+        let recorder = Recorder()
+        manager.delegate = recorder
+        manager.startUpdatingLocation()
+        #expect(recorder.calls.count == 3)
+        #expect(recorder.threads.allSatisfy { pthread_equal($0, pthread_self()) != 0 })
+    }
+
+    @Test func afterStopTheDelegateHearsNothingAndAPauseIsCutShort() {
+        let manager = ScriptedLocationManager([.fix(here), .pause(.seconds(30)), .fix(there), .end])
+        let recorder = Recorder()
+        manager.delegate = recorder
+        manager.startUpdatingLocation()
+        #expect(waitUntil { recorder.calls.count == 1 })
+        #expect(manager.isRunning)
+        let stopped = monotonicSeconds()
+        manager.stopUpdatingLocation()
+        #expect(manager.waitUntilPlayed(timeout: .seconds(2)))
+        #expect(monotonicSeconds() - stopped < 1)
+        #expect(recorder.calls == [.fix(here)])
+        #expect((manager.isRunning, manager.stopCount) == (false, 1))
+    }
+
+    @Test func aStartWhileAPlayIsUnderWayIsCountedAndDoesNothing() {
+        let manager = ScriptedLocationManager([.fix(here)])
+        let recorder = Recorder()
+        manager.delegate = recorder
+        manager.startUpdatingLocation()
+        #expect(manager.waitUntilPlayed())
+        // The script ran out without an end: running and silent, as a receiver without a sky.
+        #expect(manager.isRunning)
+        manager.startUpdatingLocation()
+        #expect((manager.startCount, manager.playCount, recorder.calls.count) == (2, 1, 1))
+        manager.stopUpdatingLocation()
+        manager.startUpdatingLocation()
+        #expect(manager.waitUntilPlayed())
+        #expect((manager.startCount, manager.playCount, recorder.calls.count) == (3, 2, 2))
+    }
+
+    @Test func nothingOfTheScriptFollowsATerminalStep() {
+        let manager = ScriptedLocationManager([.fix(here), .failure(.deviceGone(path: "/dev/ttyACM0")), .fix(there), .end],
+                                              delivery: .insideStart)
+        let recorder = Recorder()
+        manager.delegate = recorder
+        manager.startUpdatingLocation()
+        #expect(recorder.calls == [.fix(here), .failure(.deviceGone(path: "/dev/ttyACM0"))])
+        #expect(!manager.isRunning)
+    }
+
+    @Test func aStartMadeOnTheNewsOfTheEndPlaysAgain() {
+        // The play is released before its end is told: a delegate that restarts on a failure
+        // (a reconnecting app) gets a new play, not a start swallowed by the old one.
+        let manager = ScriptedLocationManager([.fix(here), .failure(.deviceGone(path: "/dev/ttyACM0"))])
+        let recorder = Recorder { recorder, call in
+            if case .failure = call, recorder.calls.count == 2 { manager.startUpdatingLocation() }
+        }
+        manager.delegate = recorder
+        manager.startUpdatingLocation()
+        #expect(waitUntil { recorder.calls.count == 4 })
+        #expect(manager.playCount == 2)
+    }
+
+    @Test func aServiceGetsTheScriptedFixOrTheScriptedFailure() async throws {
+        let manager = ScriptedLocationManager([.fix(here)])
+        let service = LocationService(manager: manager)
+        let fix = try await service.currentFix(timeout: .seconds(5))
+        #expect(fix == here)
+        #expect(manager.startCount == 1)
+
+        let failing = ScriptedLocationManager.failing(with: .deviceNotFound(searched: ["/dev/ttyUSB0"]))
+        let other = LocationService(manager: failing)
+        await #expect(throws: LocationError.deviceNotFound(searched: ["/dev/ttyUSB0"])) {
+            _ = try await other.currentFix(timeout: .seconds(5))
+        }
+    }
+}
+
+/// Polls `condition` until it holds or `seconds` pass.
+func waitUntil(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    let end = monotonicSeconds() + seconds
+    while monotonicSeconds() < end {
+        if condition() { return true }
+        usleep(2_000)
+    }
+    return condition()
+}
