@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "GPSSystemTests", dependencies: ["GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA", "GPSLocation", "GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSLocationTests", dependencies: ["NMEA", "GPSLocation", "GPSTestSupport"], swiftSettings: strict),
-        .testTarget(name: "GPSLocationTestingTests", dependencies: ["NMEA", "GPSLocation", "GPSLocationTesting", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSLocationTestingTests", dependencies: ["NMEA", "GPSLocation", "GPSLocationTesting", "GPSSources", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSSourcesTests", dependencies: ["NMEA", "GPSSources", "GPSGpsd", "CGPS", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["NMEA", "GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSServerTests", dependencies: ["NMEA", "GPSServer", "GPSTestSupport"], swiftSettings: strict),

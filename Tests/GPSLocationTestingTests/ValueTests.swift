@@ -17,6 +17,12 @@ import Testing
         #expect(Fix() == Fix(mode: .noFix))
     }
 
+    @Test func conformancesLeaveAFixAsCompactAsItWas() {
+        // ARCHITECTURE.md, "Values on the hot path": every epoch's fix is copied through the
+        // layers; Hashable, Codable and the descriptions add no storage.
+        #expect(MemoryLayout<Fix>.stride == 296)
+    }
+
     @Test func aFixPrintsItsKnownMembersInUnits() {
         let fix = Fix(coordinate: .init(latitude: 52.12345674, longitude: -4.1234567), altitude: 12.34,
                       speed: 0.5, timestamp: time)
