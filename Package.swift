@@ -50,7 +50,7 @@ let package = Package(
         // MQTT both ways: gpsd JSON published to a broker, and a source read back from one. A
         // module of its own so that GPSSources (and every app using a serial receiver) does not
         // link libmosquitto.
-        .target(name: "GPSMQTT", dependencies: ["NMEA", "GPSLocation", "GPSOutput", "GPSSystem", "CMosquitto"], swiftSettings: strict),
+        .target(name: "GPSMQTT", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSOutput", "GPSSystem", "CMosquitto"], swiftSettings: strict),
         // Time for an NTP server (chrony's SOCK refclock, the NTP shared memory segment); the
         // C records' layout from a header, and the segment's counted store, which needs volatile.
         .systemLibrary(name: "CTimeSamples", path: "Sources/CTimeSamples"),

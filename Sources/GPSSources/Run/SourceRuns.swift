@@ -67,14 +67,16 @@ package final class SourceRuns: Sendable {
         return true
     }
 
-    /// Ends the current run, if any; it stops reporting at once.
-    package func stop() {
+    /// Ends the current run, if any (false when there was none); it stops reporting at once.
+    @discardableResult
+    package func stop() -> Bool {
         let run = runs.withLock { runs -> Run? in
             guard let run = runs.current else { return nil }
             runs = (nil, run)
             return run
         }
         run?.stop()
+        return run != nil
     }
 
     /// The run ended by itself: the next start begins a new one. Call before telling the
