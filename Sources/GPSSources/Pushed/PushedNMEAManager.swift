@@ -17,7 +17,8 @@ import Synchronization
 ///     ble.onDisconnect = { manager.finish() }
 ///
 /// Bytes fed before a start, or after a stop, `finish()` or `fail(_:)`, are refused (`feed`
-/// returns false). `finish()` ends the run as a replay's end does (`.finished`, once what was
+/// returns false). A start while a run is under way does nothing, as every source's does: a
+/// run told `finish()` is under way until it has read what was fed and told `.finished`. `finish()` ends the run as a replay's end does (`.finished`, once what was
 /// fed before it has been read); `fail(_:)` ends it with that error.
 ///
 /// Bounded: what is fed and not yet read waits in a local socket's buffer of
@@ -91,8 +92,9 @@ public final class PushedNMEAManager: LocationManagerInterface {
     }
 
     public func stopUpdatingLocation() {
-        inlet.withLock { $0.take() }?.cut()
+        // The run's flag first: the end the cut makes must read as a stop, not as `.finished`.
         source.stop()
+        inlet.withLock { $0.take() }?.cut()
     }
 
     /// Hands `bytes` to the reader, after those fed before (two feeds at once are taken one
