@@ -28,8 +28,11 @@ import Synchronization
 public final class ScriptedLocationManager: LocationManagerInterface {
     /// One thing the manager does, in its turn.
     public enum Step: Sendable, Equatable {
+        /// A fix, as `didUpdateFix`.
         case fix(Fix)
+        /// A sky view, as `didUpdateSkyView`.
         case sky(SkyView)
+        /// A change of state, as `didChangeStatus`; `.finished` or `.stopped` is terminal.
         case status(SourceStatus)
         /// A checked sentence as received, for passthrough (`didReceiveSentence`).
         case sentence(String)

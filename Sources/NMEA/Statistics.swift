@@ -10,6 +10,7 @@ public struct SentenceCounts: Hashable, Sendable {
     /// still used for everything else they said.
     public var outOfRange = 0
 
+    /// Nothing counted yet.
     public init() {}
 
     /// Counts as a test or a source that is not the engine states them:
@@ -52,6 +53,8 @@ extension SentenceCounts: Codable {
         case sentences, badChecksum, malformed, withoutChecksum, outOfRange
     }
 
+    /// Reads counts stored by `encode(to:)`; a sentence name this release does not know is
+    /// counted as unknown, and a count below zero is refused.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(badChecksum: try container.decodeIfPresent(Int.self, forKey: .badChecksum) ?? 0,
@@ -71,6 +74,7 @@ extension SentenceCounts: Codable {
         }
     }
 
+    /// Writes the per-kind counts by sentence name, those that are not zero.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         var named: [String: Int] = [:]

@@ -38,6 +38,7 @@ public final class PushedNMEAManager: LocationManagerInterface {
         /// (`Fix.arrival`): true for a live receiver, false for bytes replayed from a store.
         public var stampsArrival: Bool
 
+        /// The settings of a live receiver: stale after 5 s without a byte, fixes stamped.
         public init(staleAfter: Duration? = .seconds(5), forwardsSentences: Bool = false,
                     acceptsSimulatedFixes: Bool = false, stampsArrival: Bool = true) {
             self.staleAfter = staleAfter

@@ -97,6 +97,7 @@ public struct FixTime: Hashable, Codable, Sendable {
 extension TimeOfDay {
     private enum CodingKeys: String, CodingKey { case milliseconds }
 
+    /// Reads `milliseconds`, refusing what is no time of day (23:59:60.999 is the last).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let milliseconds = try container.decode(Int.self, forKey: .milliseconds)
@@ -112,6 +113,7 @@ extension TimeOfDay {
 extension CalendarDate {
     private enum CodingKeys: String, CodingKey { case year, month, day }
 
+    /// Reads `year`, `month` and `day`, refusing a date that does not exist.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let year = try container.decode(Int.self, forKey: .year)

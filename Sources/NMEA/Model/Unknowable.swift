@@ -34,11 +34,13 @@ public struct Unknowable: Hashable, Codable, Sendable {
         hasher.combine(wrappedValue)
     }
 
+    /// Reads a number, or null as unknown.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         stored = container.decodeNil() ? .nan : try container.decode(Double.self)
     }
 
+    /// Writes the number, or null when unknown (a keyed container leaves the member out).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let value = wrappedValue { try container.encode(value) } else { try container.encodeNil() }
