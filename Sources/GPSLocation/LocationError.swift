@@ -1,11 +1,8 @@
-public import FoundationEssentials
-
 /// Why a location could not be had, in words a person can act on.
 ///
-/// Its `description` is also its `errorDescription` (`LocalizedError`), so an app's
-/// `error.localizedDescription` says what happened rather than "error 7". The words state
-/// facts about the source; advice that names a command's flags is the CLI's to add.
-public enum LocationError: Error, Hashable, Codable, Sendable, CustomStringConvertible, LocalizedError {
+/// The words state facts about the source; advice that names a command's flags is the CLI's
+/// to add. They are also its `errorDescription` (`LocationError+LocalizedError.swift`).
+public enum LocationError: Error, Hashable, Codable, Sendable, CustomStringConvertible {
     case fileNotFound(path: String)
     case fileUnreadable(path: String, reason: String)
     case permissionDenied(path: String, group: String?)
@@ -88,9 +85,6 @@ public enum LocationError: Error, Hashable, Codable, Sendable, CustomStringConve
             message
         }
     }
-
-    /// The same words as `description`, for `localizedDescription`.
-    public var errorDescription: String? { description }
 
     private static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
