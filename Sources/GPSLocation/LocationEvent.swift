@@ -6,7 +6,7 @@ public import NMEA
 /// (the service, each subscriber, an output and its format), and each hand-over of an event
 /// held inline copied all of it, a fix's 296 bytes even for a status. Boxed, the fix is made
 /// once per epoch and every layer shares it.
-public enum LocationEvent: Equatable, Sendable {
+public enum LocationEvent: Hashable, Codable, Sendable {
     indirect case fix(Fix)
     indirect case sky(SkyView)
     indirect case status(SourceStatus)

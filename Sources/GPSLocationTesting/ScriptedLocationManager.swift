@@ -167,6 +167,16 @@ public final class ScriptedLocationManager: LocationManagerInterface {
         return play.waitForEnd(timeout)
     }
 
+    /// `waitUntilPlayed(timeout:)` for an async test: the wait is made on a thread of its
+    /// own, so no thread of the cooperative pool is held while the script plays.
+    public func played(within timeout: Duration = .seconds(5)) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            spawnThread(name: "gpsfix-scripted-wait") { [self] in
+                continuation.resume(returning: waitUntilPlayed(timeout: timeout))
+            }
+        }
+    }
+
     // MARK: LocationManagerInterface
 
     public var delegate: (any LocationManagerDelegate)? {

@@ -95,6 +95,21 @@ import Testing
         #expect(manager.playCount == 2)
     }
 
+    @Test func anAsyncTestWaitsForThePlayWithoutHoldingAPoolThread() async {
+        let manager = ScriptedLocationManager([.pause(.milliseconds(50)), .fix(here), .end])
+        let recorder = Recorder()
+        manager.delegate = recorder
+        #expect(await manager.played(within: .seconds(1)) == false)    // nothing started yet
+        manager.startUpdatingLocation()
+        #expect(await manager.played(within: .seconds(5)))
+        #expect(recorder.calls.count == 2)
+        manager.script = [.pause(.seconds(30))]
+        manager.startUpdatingLocation()
+        #expect(await manager.played(within: .milliseconds(100)) == false)
+        manager.stopUpdatingLocation()
+        #expect(await manager.played(within: .seconds(2)))
+    }
+
     @Test func aServiceGetsTheScriptedFixOrTheScriptedFailure() async throws {
         let manager = ScriptedLocationManager([.fix(here)])
         let service = LocationService(manager: manager)

@@ -120,5 +120,8 @@ import Testing
         }
         let error = LocationError.timeout(seconds: 5, reception: Reception(source: "/dev/ttyUSB0", bytes: 10, baud: 9600))
         #expect(try JSONDecoder().decode(LocationError.self, from: JSONEncoder().encode(error)) == error)
+        let events: [LocationEvent] = [.fix(Fix(coordinate: .init(latitude: 1, longitude: 2))), .sky(SkyView()),
+                                       .status(.started), .sentence("$GPGGA"), .error(error)]
+        #expect(try JSONDecoder().decode([LocationEvent].self, from: JSONEncoder().encode(events)) == events)
     }
 }
