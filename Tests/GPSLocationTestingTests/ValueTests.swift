@@ -90,12 +90,15 @@ import Testing
         #expect(sparse == Fix(mode: .twoD))
     }
 
-    @Test func aStoredDateOrTimeThatCannotBeIsRefused() {
+    @Test func aStoredDateTimeOrPlaceThatCannotBeIsRefused() {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(CalendarDate.self, from: Data(#"{"year":2026,"month":2,"day":30}"#.utf8))
         }
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(TimeOfDay.self, from: Data(#"{"milliseconds":90000000}"#.utf8))
+        }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Coordinate.self, from: Data(#"{"latitude":91,"longitude":4}"#.utf8))
         }
     }
 

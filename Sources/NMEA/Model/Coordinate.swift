@@ -189,3 +189,23 @@ func cosine(_ x: Double) -> Double {
     }
     return sum
 }
+
+// A stored position is held to the ranges a received one is (`Bounds`): whatever reads a
+// decoded fix (distance, a GPX track, gpsd JSON) may take its coordinate to be a place.
+extension Coordinate {
+    private enum CodingKeys: String, CodingKey { case latitude, longitude, resolution }
+
+    /// Reads `latitude`, `longitude` and, when present, `resolution`; a latitude beyond ±90°
+    /// or a longitude beyond ±180° is refused.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let latitude = try container.decode(Double.self, forKey: .latitude)
+        let longitude = try container.decode(Double.self, forKey: .longitude)
+        guard Bounds.latitude.contains(latitude), Bounds.longitude.contains(longitude) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "\(latitude), \(longitude) is no place on Earth"))
+        }
+        self.init(latitude: latitude, longitude: longitude,
+                  resolution: try container.decode(Unknowable.self, forKey: .resolution).wrappedValue)
+    }
+}
