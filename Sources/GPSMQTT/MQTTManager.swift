@@ -91,6 +91,9 @@ public final class MQTTManager: LocationManagerInterface {
             // run's flag, which is read after the client is.
             if !run.isStopped { fresh.run() }
             client.withLock { if $0 === fresh { $0 = nil } }
+            // The client's handler holds what the run has seen, which held the client: let go,
+            // so that the run's client, and the manager its reporter names, can go.
+            seen.client = nil
         }
     }
 

@@ -79,4 +79,21 @@ import Testing
         #expect(await waitUntil(.seconds(10)) { delegate.count == 2 })
         manager.stopUpdatingLocation()
     }
+
+    @Test func aManagerWhoseRunsAreOverCanGo() async throws {
+        let peer = try NotABroker()
+        defer { peer.shut() }
+        let delegate = Delegate()
+        weak var gone: MQTTManager?
+        do {
+            let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: peer.port, clientID: "leak-test"),
+                                      prefix: "gpsfix")
+            gone = manager
+            manager.delegate = delegate
+            manager.startUpdatingLocation()
+            #expect(await waitUntil(.seconds(10)) { delegate.count == 1 })
+        }
+        // The run's client, its handler and the reporter naming the manager held one another.
+        #expect(await waitUntil(.seconds(5)) { gone == nil })
+    }
 }
