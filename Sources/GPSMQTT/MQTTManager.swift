@@ -1,6 +1,7 @@
 public import GPSLocation
 import GPSSources
 import GPSSystem
+import Glibc
 import NMEA
 import Synchronization
 
@@ -32,8 +33,9 @@ public final class MQTTManager: LocationManagerInterface {
 
     private let relay = DelegateRelay()
     private let runs = SourceRuns(name: "gpsfix-mqtt")
-    /// The client of the run under way, for a stop to end: its loop waits on its own wake-up.
-    private let client = Mutex<MQTTClient?>(nil)
+    /// The client of the run under way, for a stop to end: its loop waits on its own wake-up;
+    /// and the run's thread, where a stop (from an event's handler) cannot wait for its end.
+    private let client = Mutex<(client: MQTTClient, thread: pthread_t)?>(nil)
     private let label = Mutex<String?>(nil)
     /// The handler, boxed: a closure kept directly in a `Mutex` is re-wrapped in a thunk by
     /// every `withLock` (its inout write-back), so each call went one thunk deeper, and
@@ -86,11 +88,11 @@ public final class MQTTManager: LocationManagerInterface {
                 self.handle(event, seen, reporter)
             }
             seen.client = fresh
-            client.withLock { $0 = fresh }
+            client.withLock { $0 = (fresh, pthread_self()) }
             // A stop made before the client was in place had no client to end: it set the
             // run's flag, which is read after the client is.
             if !run.isStopped { fresh.run() }
-            client.withLock { if $0 === fresh { $0 = nil } }
+            client.withLock { if $0?.client === fresh { $0 = nil } }
             // The client's handler holds what the run has seen, which held the client: let go,
             // so that the run's client, and the manager its reporter names, can go.
             seen.client = nil
@@ -99,7 +101,11 @@ public final class MQTTManager: LocationManagerInterface {
 
     public func stopUpdatingLocation() {
         let stopped = runs.stop()
-        client.withLock { $0.take() }?.stop(within: 0.5)
+        if let (client, thread) = client.withLock({ $0.take() }) {
+            // From the run's own thread (a handler that has seen enough) the client ends once
+            // the handler returns: waiting for that here would only wait out the 0.5 s.
+            client.stop(within: pthread_equal(thread, pthread_self()) != 0 ? 0 : 0.5)
+        }
         if stopped { onFleetNews?(.stopped) }
     }
 

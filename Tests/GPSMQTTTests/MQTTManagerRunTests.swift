@@ -80,6 +80,37 @@ import Testing
         manager.stopUpdatingLocation()
     }
 
+    /// Stops its manager from the first status it is told, on the run's thread, timing the stop.
+    final class StoppingOnNews: LocationManagerDelegate {
+        let took = Mutex<Duration?>(nil)
+        func locationManager(_ manager: any LocationManagerInterface, didUpdateFix fix: Fix) {}
+        func locationManager(_ manager: any LocationManagerInterface, didFailWithError error: LocationError) {}
+        func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus) {
+            let clock = ContinuousClock()
+            let began = clock.now
+            manager.stopUpdatingLocation()
+            took.withLock { $0 = $0 ?? clock.now - began }
+        }
+    }
+
+    @Test func aStopFromTheRunsOwnThreadReturnsAtOnce() async throws {
+        let peer = try NotABroker()
+        defer { peer.shut() }
+        let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: peer.port, clientID: "own-stop"),
+                                  prefix: "gpsfix", waitsForBroker: true)
+        let delegate = StoppingOnNews()
+        manager.delegate = delegate
+        manager.startUpdatingLocation()
+        #expect(await waitUntil(.seconds(10)) { delegate.took.withLock { $0 } != nil })
+        let took = try #require(delegate.took.withLock { $0 })
+        #expect(took < .milliseconds(250), "a stop from the run's thread took \(took)")
+        // And the run is over: nothing tries the broker any more.
+        try await Task.sleep(for: .milliseconds(100))
+        let tried = peer.connections
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(peer.connections == tried)
+    }
+
     @Test func aManagerWhoseRunsAreOverCanGo() async throws {
         let peer = try NotABroker()
         defer { peer.shut() }
