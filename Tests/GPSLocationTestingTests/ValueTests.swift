@@ -121,8 +121,10 @@ import Testing
         for status in [SourceStatus.finished(statistics), .disconnected(reason: "hung up"), .stopped] {
             #expect(try JSONDecoder().decode(SourceStatus.self, from: JSONEncoder().encode(status)) == status)
         }
-        let error = LocationError.timeout(seconds: 5, reception: Reception(source: "/dev/ttyUSB0", bytes: 10, baud: 9600))
+        let error = LocationError.deviceBusy(path: "/dev/ttyUSB0", holder: PortHolder(pid: 42, name: "gpsd"))
         #expect(try JSONDecoder().decode(LocationError.self, from: JSONEncoder().encode(error)) == error)
+        let reception = Reception(source: "/dev/ttyUSB0", bytes: 10, baud: 9600)
+        #expect(try JSONDecoder().decode(Reception.self, from: JSONEncoder().encode(reception)) == reception)
         let events: [LocationEvent] = [.fix(Fix(coordinate: .init(latitude: 1, longitude: 2))), .sky(SkyView()),
                                        .status(.started), .sentence("$GPGGA"), .error(error)]
         #expect(try JSONDecoder().decode([LocationEvent].self, from: JSONEncoder().encode(events)) == events)
