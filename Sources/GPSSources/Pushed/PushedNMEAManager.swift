@@ -27,6 +27,7 @@ import Synchronization
 /// the feeding thread back, never memory. A stop, `finish()` or `fail(_:)` from another thread
 /// releases a waiting `feed`.
 public final class PushedNMEAManager: LocationManagerInterface {
+    /// How the fed bytes are read: what a receiver's link would be set to.
     public struct Options: Sendable {
         /// How long without a byte before the stream is reported `.stale`; nil never.
         public var staleAfter: Duration?
@@ -53,6 +54,7 @@ public final class PushedNMEAManager: LocationManagerInterface {
 
     /// What the source is, for people: the name given.
     public let sourceDescription: String
+    /// How the fed bytes are read, as given.
     public let options: Options
     private let source = StreamSource(threadName: "gpsfix-pushed")
     /// The feeding end of the run under way; nil when none is, or it was told its end.
