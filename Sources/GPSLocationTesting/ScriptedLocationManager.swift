@@ -179,11 +179,13 @@ public final class ScriptedLocationManager: LocationManagerInterface {
 
     // MARK: LocationManagerInterface
 
+    /// Who hears the plays, held weakly (as every manager holds it).
     public var delegate: (any LocationManagerDelegate)? {
         get { relay.delegate }
         set { relay.delegate = newValue }
     }
 
+    /// Counted; begins a play of the script unless one is under way.
     public func startUpdatingLocation() {
         let begun = state.withLock { s -> (Play, [Step])? in
             s.startCount += 1
@@ -204,6 +206,7 @@ public final class ScriptedLocationManager: LocationManagerInterface {
         }
     }
 
+    /// Counted; ends the play under way, if any: the delegate hears nothing more of it.
     public func stopUpdatingLocation() {
         let play = state.withLock { s -> Play? in
             s.stopCount += 1

@@ -66,15 +66,19 @@ public final class PushedNMEAManager: LocationManagerInterface {
         self.options = options
     }
 
+    /// Who hears the runs' news, held weakly.
     public var delegate: (any LocationManagerDelegate)? {
         get { source.relay.delegate }
         set { source.relay.delegate = newValue }
     }
 
+    /// What the engine has counted on the bytes fed in this run so far.
     public var statistics: Statistics? { source.counted.value }
 
+    /// The bytes and sentences fed in this run so far.
     public var reception: Reception? { source.received.value }
 
+    /// Begins a run that reads what is fed, unless one is under way.
     public func startUpdatingLocation() {
         var settings = StreamReader.Settings()
         settings.staleAfter = options.staleAfter.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 }
@@ -94,6 +98,7 @@ public final class PushedNMEAManager: LocationManagerInterface {
         }
     }
 
+    /// Ends the run: a waiting `feed` returns false, and the delegate hears nothing more.
     public func stopUpdatingLocation() {
         // The run's flag first: the end the cut makes must read as a stop, not as `.finished`.
         source.stop()
