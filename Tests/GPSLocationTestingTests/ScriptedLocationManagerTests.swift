@@ -10,7 +10,7 @@ import Testing
     let there = Fix(coordinate: .init(latitude: 52.2, longitude: 4.4))
     let sky = SkyView(satellites: [Satellite(id: .init(constellation: .gps, svid: 5), snr: 38, used: true)])
 
-    @Test func playsItsScriptInOrderOnAThreadOfItsOwnAndEndsCountingTheFixes() {
+    @Test func playsItsScriptInOrderOnAThreadOfItsOwnAndEndsCountingTheFixes() async {
         // Given
         let manager = ScriptedLocationManager([.status(.started), .fix(here), .sky(sky), .sentence("$GPGGA,x"),
                                                .fix(Fix()), .fix(there), .end])
@@ -19,7 +19,7 @@ import Testing
         // When
         manager.startUpdatingLocation()
         // Then
-        #expect(manager.waitUntilPlayed())
+        #expect(await manager.played())
         var ended = Statistics()
         ended.epochs.epochs = 3
         ended.epochs.fixes = 2
@@ -41,34 +41,34 @@ import Testing
         #expect(recorder.threads.allSatisfy { pthread_equal($0, pthread_self()) != 0 })
     }
 
-    @Test func afterStopTheDelegateHearsNothingAndAPauseIsCutShort() {
+    @Test func afterStopTheDelegateHearsNothingAndAPauseIsCutShort() async {
         let manager = ScriptedLocationManager([.fix(here), .pause(.seconds(30)), .fix(there), .end])
         let recorder = Recorder()
         manager.delegate = recorder
         manager.startUpdatingLocation()
-        #expect(waitUntil { recorder.calls.count == 1 })
+        #expect(await waitUntil(.seconds(5)) { recorder.calls.count == 1 })
         #expect(manager.isRunning)
         let stopped = monotonicSeconds()
         manager.stopUpdatingLocation()
-        #expect(manager.waitUntilPlayed(timeout: .seconds(2)))
+        #expect(await manager.played(within: .seconds(2)))
         #expect(monotonicSeconds() - stopped < 1)
         #expect(recorder.calls == [.fix(here)])
         #expect((manager.isRunning, manager.stopCount) == (false, 1))
     }
 
-    @Test func aStartWhileAPlayIsUnderWayIsCountedAndDoesNothing() {
+    @Test func aStartWhileAPlayIsUnderWayIsCountedAndDoesNothing() async {
         let manager = ScriptedLocationManager([.fix(here)])
         let recorder = Recorder()
         manager.delegate = recorder
         manager.startUpdatingLocation()
-        #expect(manager.waitUntilPlayed())
+        #expect(await manager.played())
         // The script ran out without an end: running and silent, as a receiver without a sky.
         #expect(manager.isRunning)
         manager.startUpdatingLocation()
         #expect((manager.startCount, manager.playCount, recorder.calls.count) == (2, 1, 1))
         manager.stopUpdatingLocation()
         manager.startUpdatingLocation()
-        #expect(manager.waitUntilPlayed())
+        #expect(await manager.played())
         #expect((manager.startCount, manager.playCount, recorder.calls.count) == (3, 2, 2))
     }
 
@@ -82,7 +82,7 @@ import Testing
         #expect(!manager.isRunning)
     }
 
-    @Test func aStartMadeOnTheNewsOfTheEndPlaysAgain() {
+    @Test func aStartMadeOnTheNewsOfTheEndPlaysAgain() async {
         // The play is released before its end is told: a delegate that restarts on a failure
         // (a reconnecting app) gets a new play, not a start swallowed by the old one.
         let manager = ScriptedLocationManager([.fix(here), .failure(.deviceGone(path: "/dev/ttyACM0"))])
@@ -91,7 +91,7 @@ import Testing
         }
         manager.delegate = recorder
         manager.startUpdatingLocation()
-        #expect(waitUntil { recorder.calls.count == 4 })
+        #expect(await waitUntil(.seconds(5)) { recorder.calls.count == 4 })
         #expect(manager.playCount == 2)
     }
 
@@ -123,14 +123,4 @@ import Testing
             _ = try await other.currentFix(timeout: .seconds(5))
         }
     }
-}
-
-/// Polls `condition` until it holds or `seconds` pass.
-func waitUntil(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let end = monotonicSeconds() + seconds
-    while monotonicSeconds() < end {
-        if condition() { return true }
-        usleep(2_000)
-    }
-    return condition()
 }

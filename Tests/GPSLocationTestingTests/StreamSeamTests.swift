@@ -56,13 +56,13 @@ import Testing
         func stopUpdatingLocation() { source.stop() }
     }
 
-    @Test func aSourceInAnotherModuleReadsThroughTheSameReader() {
+    @Test func aSourceInAnotherModuleReadsThroughTheSameReader() async {
         let text = (0..<3).flatMap(TestCapture.epoch).map { $0 + "\r\n" }.joined()
         let manager = MemoryManager(text)
         let recorder = Recorder()
         manager.delegate = recorder
         manager.startUpdatingLocation()
-        #expect(waitUntil { recorder.calls.last.map { if case .status(.finished) = $0 { true } else { false } } ?? false })
+        #expect(await waitUntil(.seconds(5)) { recorder.calls.last.map { if case .status(.finished) = $0 { true } else { false } } ?? false })
         let fixes = recorder.calls.filter { if case .fix = $0 { true } else { false } }
         #expect(fixes.count == 3)
         guard case .status(.finished(let statistics))? = recorder.calls.last else { return }
