@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "GPSServer", targets: ["GPSServer"]),
         .library(name: "GPSMQTT", targets: ["GPSMQTT"]),
         .library(name: "GPSTime", targets: ["GPSTime"]),
+        .library(name: "GPSLocationTesting", targets: ["GPSLocationTesting"]),
     ],
     targets: [
         .target(name: "NMEA", swiftSettings: strict),
@@ -32,6 +33,9 @@ let package = Package(
         .target(name: "GPSSystem", swiftSettings: strict),
         .target(name: "GPSLocation", dependencies: ["NMEA", "GPSSystem"], swiftSettings: strict),
         .target(name: "GPSSources", dependencies: ["NMEA", "GPSLocation", "GPSSystem"], swiftSettings: strict),
+        // For apps' tests: a manager that plays a script (fixes, statuses, failures, pauses, an
+        // end) with call counts, in place of a receiver.
+        .target(name: "GPSLocationTesting", dependencies: ["NMEA", "GPSLocation", "GPSSystem"], swiftSettings: strict),
         // libgps (Debian libgps-dev, API 11 to 16): compiled against the installed gps.h, it copies
         // what gpsfix reads into records of its own, so every libgps release's differences are in
         // its one C file and Swift never sees gps_data_t.
@@ -46,7 +50,7 @@ let package = Package(
         // MQTT both ways: gpsd JSON published to a broker, and a source read back from one. A
         // module of its own so that GPSSources (and every app using a serial receiver) does not
         // link libmosquitto.
-        .target(name: "GPSMQTT", dependencies: ["NMEA", "GPSLocation", "GPSOutput", "GPSSystem", "CMosquitto"], swiftSettings: strict),
+        .target(name: "GPSMQTT", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSOutput", "GPSSystem", "CMosquitto"], swiftSettings: strict),
         // Time for an NTP server (chrony's SOCK refclock, the NTP shared memory segment); the
         // C records' layout from a header, and the segment's counted store, which needs volatile.
         .systemLibrary(name: "CTimeSamples", path: "Sources/CTimeSamples"),
@@ -67,6 +71,7 @@ let package = Package(
         .testTarget(name: "GPSSystemTests", dependencies: ["GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA", "GPSLocation", "GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSLocationTests", dependencies: ["NMEA", "GPSLocation", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSLocationTestingTests", dependencies: ["NMEA", "GPSLocation", "GPSLocationTesting", "GPSSources", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSSourcesTests", dependencies: ["NMEA", "GPSSources", "GPSGpsd", "CGPS", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["NMEA", "GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSServerTests", dependencies: ["NMEA", "GPSServer", "GPSTestSupport"], swiftSettings: strict),

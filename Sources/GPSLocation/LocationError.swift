@@ -1,5 +1,8 @@
 /// Why a location could not be had, in words a person can act on.
-public enum LocationError: Error, Equatable, Sendable, CustomStringConvertible {
+///
+/// The words state facts about the source; advice that names a command's flags is the CLI's
+/// to add. They are also its `errorDescription` (`LocationError+LocalizedError.swift`).
+public enum LocationError: Error, Hashable, Codable, Sendable, CustomStringConvertible {
     case fileNotFound(path: String)
     case fileUnreadable(path: String, reason: String)
     case permissionDenied(path: String, group: String?)

@@ -8,7 +8,7 @@ public import NMEA
 /// once per epoch and every layer shares it.
 ///
 /// `LocationService.updates()` yields every kind but `.error`: a stream throws the failure.
-public enum LocationEvent: Equatable, Sendable {
+public enum LocationEvent: Hashable, Codable, Sendable {
     /// An epoch's fix, with or without a position (`hasFix`, `coordinate`).
     indirect case fix(Fix)
     /// An epoch's satellites.

@@ -61,7 +61,7 @@ public extension LocationManagerDelegate {
 }
 
 /// The state of a source, as a person watching it would want to know.
-public enum SourceStatus: Equatable, Sendable {
+public enum SourceStatus: Hashable, Codable, Sendable {
     /// Not there yet (no receiver plugged in, the peer not answering), and waited for: a
     /// service that must come up before its receiver. `.started` follows once it is.
     case waiting(reason: String)

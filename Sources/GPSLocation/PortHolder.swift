@@ -1,5 +1,5 @@
 /// A process that has a serial port open: who a refused port would be shared with.
-public struct PortHolder: Equatable, Sendable, CustomStringConvertible {
+public struct PortHolder: Hashable, Codable, Sendable, CustomStringConvertible {
     public let pid: Int32
     /// Its name as the kernel keeps it (`/proc/PID/comm`, at most 15 bytes): "gpsd", "socat".
     /// Any process can set its own, so it is shown escaped (`PeerText`).

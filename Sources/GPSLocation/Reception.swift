@@ -2,7 +2,7 @@
 /// facts: enough to tell a port that sends nothing from one that sends bytes that are not NMEA
 /// (a wrong baud rate, a binary protocol) from a receiver that speaks NMEA but has no fix, each
 /// of which needs other advice.
-public struct Reception: Equatable, Sendable {
+public struct Reception: Hashable, Codable, Sendable {
     /// What was read, for people: "/dev/ttyUSB0".
     public var source: String
     /// Bytes read.

@@ -3,8 +3,8 @@ import Glibc
 /// A write that did not happen: what was being written to, and the system's reason for
 /// refusing it. A fact, kept whole (the errno, not a sentence made of it), so that whoever
 /// shows it can tell a reader that went away from a full disk and say what to do.
-public struct WriteFailure: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Destination: Equatable, Sendable {
+public struct WriteFailure: Error, Hashable, Codable, Sendable, CustomStringConvertible {
+    public enum Destination: Hashable, Codable, Sendable {
         case standardOutput
         case file(path: String)
     }

@@ -80,6 +80,18 @@ public final class MQTTClient: Sendable {
         }
     }
 
+    /// Connects and serves the broker on the calling thread (a source's run) until stopped or
+    /// refused: `start()` without a thread of its own. A second start does nothing.
+    package func run() {
+        let first = shared.withLock { s -> Bool in
+            defer { s.started = true }
+            return !s.started
+        }
+        guard first else { return }
+        ClientLoop(client: self).main()
+        ended.store(true, ordering: .releasing)
+    }
+
     /// Queues `message`; while the broker is away (at the start too) it waits in the bounded
     /// queue, whatever its QoS: QoS 1 is then delivered at least once, QoS 0 at most once.
     public func publish(_ message: MQTTMessage) {

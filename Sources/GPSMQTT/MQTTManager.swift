@@ -1,5 +1,7 @@
 public import GPSLocation
+import GPSSources
 import GPSSystem
+import Glibc
 import NMEA
 import Synchronization
 
@@ -8,7 +10,9 @@ import Synchronization
 /// `offline`) as the source's state. The prefix may hold MQTT wildcards (`fleet/+`): then
 /// every publisher under it is read, and `labelOfEventInHand` says whose each report is.
 ///
-/// The client's thread is the source's thread: events are told there, in order. A broker that
+/// Its runs are `SourceRuns`', as every source's are: the client serves the broker on the
+/// run's thread, and events are told there, in order, through a `RunReporter` (nothing after a
+/// stop; a failed run released before it is told). A broker that
 /// cannot be reached at the start is a failure, unless `waitsForBroker`; one lost later is
 /// `.disconnected`, then `.reconnecting` until it is back.
 ///
@@ -28,7 +32,10 @@ public final class MQTTManager: LocationManagerInterface {
     public static let maximumPacketSize = JSONValue.maximumSize + 4096
 
     private let relay = DelegateRelay()
-    private let current = Mutex<Run?>(nil)
+    private let runs = SourceRuns(name: "gpsfix-mqtt")
+    /// The client of the run under way, for a stop to end: its loop waits on its own wake-up;
+    /// and the run's thread, where a stop (from an event's handler) cannot wait for its end.
+    private let client = Mutex<(client: MQTTClient, thread: pthread_t)?>(nil)
     private let label = Mutex<String?>(nil)
     /// The handler, boxed: a closure kept directly in a `Mutex` is re-wrapped in a thunk by
     /// every `withLock` (its inout write-back), so each call went one thunk deeper, and
@@ -73,33 +80,39 @@ public final class MQTTManager: LocationManagerInterface {
     public var labelOfEventInHand: String? { label.withLock { $0 } }
 
     public func startUpdatingLocation() {
-        current.withLock { run in
-            guard run == nil else { return }
-            let fresh = Run(limits: limits)
-            let client = MQTTClient(settings: settings) { [weak self, fresh] event in
-                guard let self, !fresh.isStopped else { return }
-                self.handle(event, in: fresh)
+        runs.start { [self] run in
+            let reporter = RunReporter(manager: self, relay: relay, runs: runs, run: run)
+            let seen = Seen(limits: limits)
+            let fresh = MQTTClient(settings: settings) { [weak self] event in
+                guard let self, !run.isStopped else { return }
+                self.handle(event, seen, reporter)
             }
-            fresh.client = client
-            run = fresh
-            client.start()
+            seen.client = fresh
+            client.withLock { $0 = (fresh, pthread_self()) }
+            // A stop made before the client was in place had no client to end: it set the
+            // run's flag, which is read after the client is.
+            if !run.isStopped { fresh.run() }
+            client.withLock { if $0?.client === fresh { $0 = nil } }
+            // The client's handler holds what the run has seen, which held the client: let go,
+            // so that the run's client, and the manager its reporter names, can go.
+            seen.client = nil
         }
     }
 
     public func stopUpdatingLocation() {
-        let run = current.withLock { run -> Run? in
-            defer { run = nil }
-            return run
+        let stopped = runs.stop()
+        if let (client, thread) = client.withLock({ $0.take() }) {
+            // From the run's own thread (a handler that has seen enough) the client ends once
+            // the handler returns: waiting for that here would only wait out the 0.5 s.
+            client.stop(within: pthread_equal(thread, pthread_self()) != 0 ? 0 : 0.5)
         }
-        run?.stop()
-        run?.client?.stop(within: 0.5)
-        if run != nil { onFleetNews?(.stopped) }
+        if stopped { onFleetNews?(.stopped) }
     }
 
-    /// One start's client and what it has seen.
-    private final class Run: @unchecked Sendable {
-        // `client` is set once under the manager's lock before the client starts; the rest is
-        // touched only on the client's thread.
+    /// What one run has seen.
+    private final class Seen: @unchecked Sendable {
+        // `client` is set on the run's thread before the client serves there; the rest is
+        // touched only on that thread too, in the client's events.
         var client: MQTTClient?
         var connectedOnce = false
         var attempts = 0
@@ -109,12 +122,11 @@ public final class MQTTManager: LocationManagerInterface {
         /// Without wildcards: whether the one publisher said `offline`, until `online`.
         var publisherOffline = false
         init(limits: FleetLimits) { roster = FleetRoster(limits: limits) }
-        private let stopped = Atomic<Bool>(false)
-        func stop() { stopped.store(true, ordering: .releasing) }
-        var isStopped: Bool { stopped.load(ordering: .acquiring) }
     }
 
-    private func handle(_ event: MQTTClient.Event, in run: Run) {
+    private func handle(_ event: MQTTClient.Event, _ run: Seen, _ reporter: RunReporter) {
+        func status(_ status: SourceStatus) { reporter.status(status) }
+        func fail(_ error: LocationError) { self.fail(error, run, reporter) }
         switch event {
         case .connected:
             if !run.connectedOnce {
@@ -126,7 +138,7 @@ public final class MQTTManager: LocationManagerInterface {
             run.attempts = 0
         case .disconnected(let error, _):
             if !run.connectedOnce {
-                guard waitsForBroker else { return fail(.streamUnavailable(peer: sourceDescription, reason: error.description), run) }
+                guard waitsForBroker else { return fail(.streamUnavailable(peer: sourceDescription, reason: error.description)) }
                 if run.attempts == 0 { status(.waiting(reason: error.description)) }
             } else if run.attempts == 0 {
                 status(.disconnected(reason: error.description))
@@ -134,18 +146,19 @@ public final class MQTTManager: LocationManagerInterface {
             run.attempts += 1
             if run.connectedOnce { status(.reconnecting(attempt: run.attempts)) }
         case .failed(let error):
-            fail(.io(error.description), run)
+            fail(.io(error.description))
         case .message(let topic, let payload):
-            message(topic: topic, payload: payload, run)
+            message(topic: topic, payload: payload, run, reporter)
         case .dropped:
             break
         case .tick:
-            forgetQuiet(run)
+            forgetQuiet(run, reporter)
             onFleetNews?(.tick)
         }
     }
 
-    private func message(topic: String, payload: [UInt8], _ run: Run) {
+    private func message(topic: String, payload: [UInt8], _ run: Seen, _ reporter: RunReporter) {
+        func status(_ status: SourceStatus) { reporter.status(status) }
         guard let slash = topic.lastIndex(of: "/") else { return }
         let leaf = topic[topic.index(after: slash)...]
         let isReport = leaf == "tpv" || leaf == "sky"
@@ -185,36 +198,34 @@ public final class MQTTManager: LocationManagerInterface {
             run.afterGap = false
             status(.streaming)
         }
-        guard let delegate = relay.delegate, !run.isStopped else { return }
-        switch report {
-        case .fix(let fix): delegate.locationManager(self, didUpdateFix: fix)
-        case .sky(let sky): delegate.locationManager(self, didUpdateSkyView: sky)
+        reporter.notify { delegate in
+            switch report {
+            case .fix(let fix): delegate.locationManager(self, didUpdateFix: fix)
+            case .sky(let sky): delegate.locationManager(self, didUpdateSkyView: sky)
+            }
         }
     }
 
     /// Vehicles offline or silent for `forgetAfter`: a silent one is said gone first (as an
     /// offline one was), then each is forgotten, so its device can go.
-    private func forgetQuiet(_ run: Run) {
+    private func forgetQuiet(_ run: Seen, _ reporter: RunReporter) {
         for (vehicle, wasOffline) in run.roster.forget(now: Clocks.monotonicSeconds) {
-            if !wasOffline, !run.isStopped {
+            if !wasOffline, !reporter.run.isStopped {
                 label.withLock { $0 = vehicle }
-                status(.disconnected(reason: "\(PeerText.display(vehicle)) silent for \(Int(limits.forgetAfter)) s"))
+                reporter.status(.disconnected(reason: "\(PeerText.display(vehicle)) silent for \(Int(limits.forgetAfter)) s"))
                 label.withLock { $0 = nil }
             }
             onFleetNews?(.forgotten(vehicle: vehicle))
         }
     }
 
-    private func status(_ status: SourceStatus) {
-        relay.delegate?.locationManager(self, didChangeStatus: status)
-    }
-
-    private func fail(_ error: LocationError, _ run: Run) {
-        // Released first, so a start made on the news begins a new run.
-        current.withLock { if $0 === run { $0 = nil } }
-        run.stop()
+    private func fail(_ error: LocationError, _ run: Seen, _ reporter: RunReporter) {
+        // On the client's thread: it ends once this event is handled, rather than trying the
+        // broker again for a run that is over.
+        run.client?.stop(within: 0)
         onFleetNews?(.stopped)
-        relay.delegate?.locationManager(self, didFailWithError: error)
+        // Released first, so a start made on the news begins a new run.
+        reporter.fail(error)
     }
 
     /// The topic levels that `prefix`'s wildcards matched in `topicPrefix`, joined by '/';

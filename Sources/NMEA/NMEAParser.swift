@@ -102,39 +102,3 @@ struct Core {
     }
 }
 
-/// Sentences by what became of them.
-public struct SentenceCounts: Equatable, Sendable {
-    /// Indexed by `SentenceKind.rawValue`.
-    public var byKind = [Int](repeating: 0, count: SentenceKind.count)
-    /// Lines whose `*hh` did not match their bytes: dropped, as a noisy link or a wrong baud
-    /// rate makes them.
-    public var badChecksum = 0
-    /// Lines that were no sentence (a stray `*`, a broken checksum field, an address of other
-    /// than letters and digits): dropped.
-    public var malformed = 0
-    /// Accepted without a checksum (allowed, but a sign of an old receiver or a hand-made feed).
-    public var withoutChecksum = 0
-    /// Values outside their physical range (`Bounds`), read as unknown; their sentences were
-    /// still used for everything else they said.
-    public var outOfRange = 0
-
-    /// Checked sentences of one kind, whether or not they decoded.
-    public subscript(kind: SentenceKind) -> Int { byKind[kind.rawValue] }
-    /// Checked sentences of one type (`counts[GGA.self]`).
-    public subscript<T: SentenceType>(type: T.Type) -> Int { self[SentenceKind(type)] }
-    /// Checked sentences of a type gpsfix does not read (HDT, TXT, AIS's `!AIVDM`, most
-    /// proprietary ones): passed on to ``NMEAParser/onSentence``, not decoded.
-    public var unknown: Int { self[.unknown] }
-    /// Checked sentences of the types gpsfix reads.
-    public var decoded: Int { byKind.reduce(0, +) - unknown }
-}
-
-/// Everything counted on one stream.
-public struct Statistics: Equatable, Sendable {
-    /// What the framer saw besides good lines: truncated and overlong lines, junk bytes.
-    public var framing: FramingStatistics
-    /// The checked lines, by type and by what became of them.
-    public var sentences: SentenceCounts
-    /// What the assembler made of the decoded sentences: epochs, fixes, repairs.
-    public var epochs: EpochStatistics
-}

@@ -48,31 +48,35 @@ package final class SourceRuns: Sendable {
     package init(name: String) { self.name = name }
 
     /// Starts `body` on a new thread with a fresh run, unless a run is under way (a second
-    /// start is no-op, as CoreLocation's is).
-    package func start(_ body: @escaping @Sendable (Run) -> Void) {
+    /// start is no-op, as CoreLocation's is, and false).
+    @discardableResult
+    package func start(_ body: @escaping @Sendable (Run) -> Void) -> Bool {
         let started = runs.withLock { runs -> (run: Run, previous: Run?)? in
             guard runs.current == nil else { return nil }
             let run = Run()
             defer { runs = (run, nil) }
             return (run, runs.previous)
         }
-        guard let (run, previous) = started else { return }
+        guard let (run, previous) = started else { return false }
         spawnThread(name: name) { [self] in
             previous?.waitForEnd(seconds: 2)
             body(run)
             run.end()
             release(run)
         }
+        return true
     }
 
-    /// Ends the current run, if any; it stops reporting at once.
-    package func stop() {
+    /// Ends the current run, if any (false when there was none); it stops reporting at once.
+    @discardableResult
+    package func stop() -> Bool {
         let run = runs.withLock { runs -> Run? in
             guard let run = runs.current else { return nil }
             runs = (nil, run)
             return run
         }
         run?.stop()
+        return run != nil
     }
 
     /// The run ended by itself: the next start begins a new one. Call before telling the

@@ -1,10 +1,10 @@
-import NMEA
-import GPSLocation
+package import NMEA
+package import GPSLocation
 
 /// An open stream of NMEA bytes: a serial port, a capture, a pipe, a TCP connection. It only
 /// reads; `StreamReader` does the waiting, the framing, the engine, the counting and the
 /// reporting, the same way for every kind. Closed when released.
-protocol ByteStream: AnyObject {
+package protocol ByteStream: AnyObject {
     /// What messages call it: "/dev/ttyUSB0", "standard input", "10.0.0.5:10110".
     var name: String { get }
     /// The descriptor to wait on in `poll` before a read; nil when a read never waits (a
@@ -20,12 +20,12 @@ protocol ByteStream: AnyObject {
 }
 
 extension ByteStream {
-    var baud: Int? { nil }
-    var trial: (any StreamTrial)? { nil }
+    package var baud: Int? { nil }
+    package var trial: (any StreamTrial)? { nil }
 }
 
 /// What one read gave.
-enum StreamRead {
+package enum StreamRead {
     /// These bytes, a part of the buffer read into (a capture's header is left out).
     case bytes(UnsafeRawBufferPointer)
     /// Nothing after all (a spurious wake-up, another reader of a pipe was quicker).
@@ -39,7 +39,7 @@ enum StreamRead {
 
 /// A stream setting being tried by listening (a serial line rate): its bytes are held back,
 /// and passed on only once the engine finds a sentence whose checksum matches in them.
-protocol StreamTrial: AnyObject {
+package protocol StreamTrial: AnyObject {
     /// When the setting on trial has had its chance; nil while nothing has arrived at it.
     var deadline: Double? { get }
     /// Bytes arrived at `time` (monotonic seconds).
@@ -50,7 +50,7 @@ protocol StreamTrial: AnyObject {
     func next() -> TrialNext
 }
 
-enum TrialNext {
+package enum TrialNext {
     case trying
     /// Every setting was tried: why nothing worked, for the person.
     case exhausted(LocationError)
@@ -61,7 +61,7 @@ enum TrialNext {
 /// Opens a source's stream and says what happens at its end: the one part of a byte-stream
 /// source that knows what kind it is. One per run (it may remember what it found while open,
 /// such as the stable names of a device to find it by again).
-protocol StreamOpener: AnyObject {
+package protocol StreamOpener: AnyObject {
     /// Opens the stream at the run's start; what it throws is the run's failure.
     func open() throws(LocationError) -> any ByteStream
     /// What to do once `stream` has ended (`reason` nil: its own end), after `passes` passes
@@ -76,12 +76,12 @@ protocol StreamOpener: AnyObject {
 }
 
 extension StreamOpener {
-    func reopen() -> (any ByteStream)? { nil }
-    var waitsToOpen: Reconnection? { nil }
+    package func reopen() -> (any ByteStream)? { nil }
+    package var waitsToOpen: Reconnection? { nil }
 }
 
 /// What a run does when its stream ends.
-enum StreamEndAction {
+package enum StreamEndAction {
     /// The input is over: told as `.finished`.
     case finish
     /// Read this from the start, at once and quietly (a looped replay).

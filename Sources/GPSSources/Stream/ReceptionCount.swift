@@ -1,12 +1,12 @@
-import GPSLocation
+package import GPSLocation
 import Synchronization
 
 /// What the reader has received on the port as it is open now, for other threads to read (a
 /// request that timed out asks why): updated once per chunk read, never per byte.
-final class ReceptionCount: Sendable {
+package final class ReceptionCount: Sendable {
     private let latest = Mutex<Reception?>(nil)
 
-    var value: Reception? { latest.withLock { $0 } }
+    package var value: Reception? { latest.withLock { $0 } }
 
     /// The port `source` was opened (again): nothing received on it yet.
     func begin(source: String, baud: Int?) {

@@ -1,10 +1,10 @@
-import NMEA
+package import NMEA
 import GPSLocation
 import Synchronization
 
 /// The engine's counts as another thread may read them while the reader goes on: a copy the
 /// reading thread takes between chunks of input, never per sentence.
-final class StatisticsSnapshot: Sendable {
+package final class StatisticsSnapshot: Sendable {
     private let latest = Mutex<Statistics?>(nil)
 
     /// Called by the thread that owns `parser`, between two `parse` calls.
@@ -16,5 +16,5 @@ final class StatisticsSnapshot: Sendable {
         latest.withLock { $0 = counted }
     }
 
-    var value: Statistics? { latest.withLock { $0 } }
+    package var value: Statistics? { latest.withLock { $0 } }
 }

@@ -9,26 +9,28 @@ import GPSLocation
 /// the end of a trial's window), feeds the engine, keeps the counts, tells the delegate, and
 /// carries out what the source's `StreamOpener` says happens at the end: finish, read again,
 /// reconnect, or fail.
-final class StreamReader {
-    struct Settings: Sendable {
+package final class StreamReader {
+    package struct Settings: Sendable {
         /// How much is read at a time.
-        var bufferSize = 4096
+        package var bufferSize = 4096
         /// Seconds without a byte before the stream is reported `.stale`; nil never.
-        var staleAfter: Double?
+        package var staleAfter: Double?
         /// Whether the stream is a link whose state people follow (`.started`, `.streaming`,
         /// `.stale`, `.disconnected`): a receiver's, not a capture's.
-        var announcesLink = true
-        var forwardsSentences = false
-        var acceptsSimulatedFixes = false
+        package var announcesLink = true
+        package var forwardsSentences = false
+        package var acceptsSimulatedFixes = false
         /// Whether each fix is stamped with the system time its epoch's first byte was read
         /// (`Fix.arrival`): for a live stream only, whose reading time says when the receiver
         /// spoke; a replay's says nothing.
-        var stampsArrival = false
+        package var stampsArrival = false
         /// Reports paced by their timestamps (a replay), or as fast as they come.
-        var speed: ReplayManager.Speed = .maximum
+        package var speed: ReplayManager.Speed = .maximum
         /// Every byte exactly as read, in order (`gpsfix record`); bytes read at a setting on
         /// trial only once it proves right.
-        var onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+        package var onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+
+        package init() {}
     }
 
     private let opener: any StreamOpener
@@ -38,7 +40,7 @@ final class StreamReader {
     private let received: ReceptionCount
     private var run: SourceRuns.Run { reporter.run }
 
-    init(opener: any StreamOpener, reporter: RunReporter, settings: Settings, counted: StatisticsSnapshot,
+    package init(opener: any StreamOpener, reporter: RunReporter, settings: Settings, counted: StatisticsSnapshot,
          received: ReceptionCount) {
         self.opener = opener
         self.reporter = reporter
@@ -54,7 +56,7 @@ final class StreamReader {
         case failed(LocationError)
     }
 
-    func main() {
+    package func main() {
         guard let wakeup = run.wakeup else {
             return reporter.fail(.io("\(reporter.manager.sourceDescription): cannot make a pipe to wake the reader (out of file descriptors?)"))
         }

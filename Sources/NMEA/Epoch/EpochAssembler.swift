@@ -386,7 +386,7 @@ public struct EpochAssembler: Sendable {
 }
 
 /// Counts kept by the assembler, for `gpsfix` statistics and tests.
-public struct EpochStatistics: Equatable, Sendable {
+public struct EpochStatistics: Hashable, Codable, Sendable {
     /// Reporting cycles closed, each with at least one sentence.
     public var epochs = 0
     /// Fixes reported, one per epoch or one per part where an epoch was split; a corrected fix

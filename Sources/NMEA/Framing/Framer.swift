@@ -197,7 +197,7 @@ public struct Framer: Sendable {
 }
 
 /// What the framer saw besides good lines.
-public struct FramingStatistics: Equatable, Sendable {
+public struct FramingStatistics: Hashable, Codable, Sendable {
     /// Lines that started with `$` or `!` and were terminated.
     public var lines = 0
     /// Sentences cut off by a new `$`, a non-printable byte or the end of the stream.

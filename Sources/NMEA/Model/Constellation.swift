@@ -25,7 +25,7 @@ public struct Talker: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A satellite navigation system, numbered as gpsd's `gnssid` (u-blox's numbering).
-public enum Constellation: Int, CaseIterable, Sendable, Comparable {
+public enum Constellation: Int, CaseIterable, Codable, Sendable, Comparable {
     case gps = 0, sbas = 1, galileo = 2, beidou = 3, imes = 4, qzss = 5, glonass = 6, navic = 7
 
     /// NMEA 4.10 system ID (GSA field 18, GBS field 9) to constellation.
@@ -58,7 +58,7 @@ public enum Constellation: Int, CaseIterable, Sendable, Comparable {
 }
 
 /// A satellite's identity: its constellation and its number within it.
-public struct SatelliteID: Hashable, Sendable, Comparable {
+public struct SatelliteID: Hashable, Codable, Sendable, Comparable {
     public var constellation: Constellation
     public var svid: Int
 

@@ -1,5 +1,5 @@
 /// A position on the WGS 84 ellipsoid, in degrees (north and east positive).
-public struct Coordinate: Hashable, Sendable {
+public struct Coordinate: Hashable, Codable, Sendable {
     public var latitude: Double
     public var longitude: Double
     /// How finely the sentence printed it, in degrees (0.0001 minutes is 1.7e-6°); nil when
@@ -101,7 +101,7 @@ public enum ModeIndicator: UInt8, Sendable {
 }
 
 /// NMEA 4.10 navigational status (RMC field 13, GNS field 13).
-public enum NavigationalStatus: UInt8, Sendable {
+public enum NavigationalStatus: UInt8, Codable, Sendable {
     case safe = 0x53        // S
     case caution = 0x43     // C
     case unsafe = 0x55      // U
@@ -114,7 +114,7 @@ public enum NavigationalStatus: UInt8, Sendable {
 }
 
 /// The kind of solution, as gpsd's `status` numbers it.
-public enum FixQuality: Int, Sendable, Comparable {
+public enum FixQuality: Int, Codable, Sendable, Comparable {
     case gps = 1, dgps = 2, rtkFixed = 3, rtkFloat = 4, deadReckoning = 5, gnssDeadReckoning = 6
     case manual = 7, simulated = 8, precise = 9
 
@@ -151,14 +151,14 @@ public enum FixQuality: Int, Sendable, Comparable {
 }
 
 /// How many dimensions a fix has, as the receiver says (gpsd's `mode`).
-public enum FixMode: Int, Sendable, Comparable {
+public enum FixMode: Int, Codable, Sendable, Comparable {
     case noFix = 1, twoD = 2, threeD = 3
 
     public static func < (a: FixMode, b: FixMode) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// Dilutions of precision; nil where the receiver did not say.
-public struct DilutionOfPrecision: Equatable, Sendable {
+public struct DilutionOfPrecision: Hashable, Codable, Sendable {
     // Eight bytes each rather than sixteen: a fix carries them (see `Unknowable`).
     @Unknowable public var position: Double?
     @Unknowable public var horizontal: Double?
@@ -188,4 +188,24 @@ func cosine(_ x: Double) -> Double {
         sum += term
     }
     return sum
+}
+
+// A stored position is held to the ranges a received one is (`Bounds`): whatever reads a
+// decoded fix (distance, a GPX track, gpsd JSON) may take its coordinate to be a place.
+extension Coordinate {
+    private enum CodingKeys: String, CodingKey { case latitude, longitude, resolution }
+
+    /// Reads `latitude`, `longitude` and, when present, `resolution`; a latitude beyond ±90°
+    /// or a longitude beyond ±180° is refused.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let latitude = try container.decode(Double.self, forKey: .latitude)
+        let longitude = try container.decode(Double.self, forKey: .longitude)
+        guard Bounds.latitude.contains(latitude), Bounds.longitude.contains(longitude) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "\(latitude), \(longitude) is no place on Earth"))
+        }
+        self.init(latitude: latitude, longitude: longitude,
+                  resolution: try container.decode(Unknowable.self, forKey: .resolution).wrappedValue)
+    }
 }

@@ -6,7 +6,7 @@
 /// Metres, one sigma, except `orientation`; every member is nil when the receiver left its
 /// field empty, as receivers without a solution do. Each is eight bytes (see `Unknowable`):
 /// a fix carries them.
-public struct ErrorStatistics: Equatable, Sendable {
+public struct ErrorStatistics: Hashable, Codable, Sendable {
     /// RMS of the standard deviations of the ranges that went into the solution.
     @Unknowable public var rms: Double?
     /// The error ellipse: its semi-major and semi-minor axes, and the major axis's direction

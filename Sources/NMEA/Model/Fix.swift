@@ -6,7 +6,7 @@
 /// A fix is copied on its way to every output, so it is kept small: its measurements are
 /// `Unknowable` (a `Double?` in eight bytes, NaN for nil), and the members are declared
 /// largest first so that the one-byte ones share the tail rather than each being padded.
-public struct Fix: Equatable, Sendable {
+public struct Fix: Hashable, Codable, Sendable {
     public var coordinate: Coordinate?
     /// Metres above mean sea level (the geoid).
     @Unknowable public var altitude: Double?
@@ -52,11 +52,49 @@ public struct Fix: Equatable, Sendable {
 
     public init() {}
 
+    /// A fix with the members given, every other one unknown: for tests, and for sources
+    /// that are not NMEA. `mode` nil is what the members say: 3D with a coordinate and an
+    /// altitude, 2D with a coordinate alone, else no fix.
+    ///
+    ///     Fix(coordinate: .init(latitude: 52.1, longitude: 4.3), altitude: 3)
+    public init(coordinate: Coordinate? = nil, altitude: Double? = nil, ellipsoidalAltitude: Double? = nil,
+                geoidSeparation: Double? = nil, speed: Double? = nil, course: Double? = nil,
+                magneticVariation: Double? = nil, climb: Double? = nil,
+                horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
+                latitudeError: Double? = nil, longitudeError: Double? = nil, sphericalError: Double? = nil,
+                arrival: Double? = nil, dop: DilutionOfPrecision = DilutionOfPrecision(),
+                timestamp: FixTime? = nil, satellitesUsed: Int? = nil, errorStatistics: ErrorStatistics? = nil,
+                mode: FixMode? = nil, quality: FixQuality? = nil, navigationalStatus: NavigationalStatus? = nil,
+                isPartialEpoch: Bool = false) {
+        self.coordinate = coordinate
+        self.altitude = altitude
+        self.ellipsoidalAltitude = ellipsoidalAltitude
+        self.geoidSeparation = geoidSeparation
+        self.speed = speed
+        self.course = course
+        self.magneticVariation = magneticVariation
+        self.climb = climb
+        self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy
+        self.latitudeError = latitudeError
+        self.longitudeError = longitudeError
+        self.sphericalError = sphericalError
+        self.arrival = arrival
+        self.dop = dop
+        self.timestamp = timestamp
+        self.satellitesUsed = satellitesUsed
+        self.errorStatistics = errorStatistics
+        self.mode = mode ?? (coordinate == nil ? .noFix : altitude == nil ? .twoD : .threeD)
+        self.quality = quality
+        self.navigationalStatus = navigationalStatus
+        self.isPartialEpoch = isPartialEpoch
+    }
+
     public var hasFix: Bool { mode >= .twoD }
 }
 
 /// One satellite as seen in a reporting cycle.
-public struct Satellite: Equatable, Sendable {
+public struct Satellite: Hashable, Codable, Sendable {
     public var id: SatelliteID
     /// Degrees above the horizon.
     @Unknowable public var elevation: Double?
@@ -77,7 +115,7 @@ public struct Satellite: Equatable, Sendable {
 }
 
 /// Every constellation's satellites in view for one cycle, one entry per satellite.
-public struct SkyView: Equatable, Sendable {
+public struct SkyView: Hashable, Codable, Sendable {
     public var timestamp: FixTime?
     /// Sorted by constellation, then number.
     public var satellites: [Satellite]

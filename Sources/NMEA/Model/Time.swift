@@ -2,7 +2,7 @@
 ///
 /// Values from 86_400_000 up are the leap second 23:59:60, kept as such rather than folded
 /// into the next day.
-public struct TimeOfDay: Hashable, Comparable, Sendable {
+public struct TimeOfDay: Hashable, Codable, Comparable, Sendable {
     public var milliseconds: Int
 
     public init(milliseconds: Int) { self.milliseconds = milliseconds }
@@ -20,7 +20,7 @@ public struct TimeOfDay: Hashable, Comparable, Sendable {
 }
 
 /// A calendar date in UTC (proleptic Gregorian).
-public struct CalendarDate: Hashable, Comparable, Sendable {
+public struct CalendarDate: Hashable, Codable, Comparable, Sendable {
     public var year: Int
     public var month: Int
     public var day: Int
@@ -75,7 +75,7 @@ public struct CalendarDate: Hashable, Comparable, Sendable {
 }
 
 /// When a fix was taken: always a time of day, and a date when the stream has told one.
-public struct FixTime: Hashable, Sendable {
+public struct FixTime: Hashable, Codable, Sendable {
     public var date: CalendarDate?
     public var time: TimeOfDay
 
@@ -89,5 +89,40 @@ public struct FixTime: Hashable, Sendable {
     public var millisecondsSinceEpoch: Int? {
         guard let date else { return nil }
         return date.daysSinceEpoch * 86_400_000 + time.milliseconds
+    }
+}
+
+// Decoded values are held to what the initialisers allow: a stored date or time may come from
+// anyone, and 30 February or a 25th hour would reach every output as it came.
+extension TimeOfDay {
+    private enum CodingKeys: String, CodingKey { case milliseconds }
+
+    /// Reads `milliseconds`, refusing what is no time of day (23:59:60.999 is the last).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let milliseconds = try container.decode(Int.self, forKey: .milliseconds)
+        // Up to the end of a leap second, 23:59:60.999.
+        guard (0..<86_401_000).contains(milliseconds) else {
+            throw DecodingError.dataCorruptedError(forKey: .milliseconds, in: container,
+                                                   debugDescription: "\(milliseconds) ms is not a time of day")
+        }
+        self.init(milliseconds: milliseconds)
+    }
+}
+
+extension CalendarDate {
+    private enum CodingKeys: String, CodingKey { case year, month, day }
+
+    /// Reads `year`, `month` and `day`, refusing a date that does not exist.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let year = try container.decode(Int.self, forKey: .year)
+        let month = try container.decode(Int.self, forKey: .month)
+        let day = try container.decode(Int.self, forKey: .day)
+        guard let date = CalendarDate(year: year, month: month, day: day) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "\(year)-\(month)-\(day) is not a date"))
+        }
+        self = date
     }
 }

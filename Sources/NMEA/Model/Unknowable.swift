@@ -5,8 +5,11 @@
 /// received value is NaN (decoders read digits; gpsd's NaNs are read as unknown), so NaN is
 /// free to mean "the receiver did not say". Setting NaN reads back as nil, which is what a NaN
 /// measurement is.
+///
+/// Encoded as its value, or as nothing: a member that is nil is left out of a keyed container
+/// (and read back as nil when absent or null), never written as NaN, which JSON cannot hold.
 @propertyWrapper
-public struct Unknowable: Equatable, Sendable {
+public struct Unknowable: Hashable, Codable, Sendable {
     @usableFromInline var stored: Double
 
     @inlinable
@@ -24,5 +27,38 @@ public struct Unknowable: Equatable, Sendable {
     @inlinable
     public static func == (a: Unknowable, b: Unknowable) -> Bool {
         a.stored == b.stored || (a.stored.isNaN && b.stored.isNaN)
+    }
+
+    /// Hashes as it compares: every unknown alike, 0 as −0 (as `Double` hashes them).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(wrappedValue)
+    }
+
+    /// Reads a number, or null as unknown.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        stored = container.decodeNil() ? .nan : try container.decode(Double.self)
+    }
+
+    /// Writes the number, or null when unknown (a keyed container leaves the member out).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value = wrappedValue { try container.encode(value) } else { try container.encodeNil() }
+    }
+}
+
+// What the synthesized `Codable` of the engine's values calls for an `@Unknowable` member (a
+// non-generic overload is preferred to the generic one): nil is left out rather than written
+// null, and a member that is absent reads as nil rather than failing the whole value. Internal:
+// only the engine's own types are encoded this way.
+extension KeyedEncodingContainer {
+    mutating func encode(_ value: Unknowable, forKey key: Key) throws {
+        try encodeIfPresent(value.wrappedValue, forKey: key)
+    }
+}
+
+extension KeyedDecodingContainer {
+    func decode(_ type: Unknowable.Type, forKey key: Key) throws -> Unknowable {
+        Unknowable(wrappedValue: try decodeIfPresent(Double.self, forKey: key))
     }
 }

@@ -1,0 +1,157 @@
+// What `print`, string interpolation, test failures and a debugger show of the engine's values:
+// the members the receiver stated, in units, never the storage behind them (`Unknowable`'s NaN).
+// Written by hand because the engine has no Foundation to format numbers with.
+
+extension Fix: CustomStringConvertible, CustomDebugStringConvertible {
+    /// "Fix(52.1234567, 4.1234567, alt 12.3 m, 3D, 2026-12-02T01:02:03Z)": what a person
+    /// looks at first; `debugDescription` has every member known.
+    public var description: String {
+        var parts: [String] = []
+        if let c = coordinate { parts.append("\(fixed(c.latitude, 7)), \(fixed(c.longitude, 7))") }
+        if let altitude { parts.append("alt \(fixed(altitude, 1)) m") }
+        if let speed { parts.append("\(fixed(speed, 2)) m/s") }
+        if let course { parts.append("course \(fixed(course, 1))°") }
+        if let horizontalAccuracy { parts.append("±\(fixed(horizontalAccuracy, 1)) m") }
+        parts.append(mode.words)
+        if let timestamp { parts.append(timestamp.iso8601) }
+        if isPartialEpoch { parts.append("partial") }
+        return "Fix(\(parts.joined(separator: ", ")))"
+    }
+
+    /// Every member the receiver stated, by its name, at full precision.
+    public var debugDescription: String {
+        var parts: [String] = []
+        func add(_ name: String, _ value: Double?) { if let value { parts.append("\(name): \(value)") } }
+        if let c = coordinate { parts.append("coordinate: \(c.latitude), \(c.longitude)") }
+        add("altitude", altitude)
+        add("ellipsoidalAltitude", ellipsoidalAltitude)
+        add("geoidSeparation", geoidSeparation)
+        add("speed", speed)
+        add("course", course)
+        add("magneticVariation", magneticVariation)
+        add("climb", climb)
+        add("horizontalAccuracy", horizontalAccuracy)
+        add("verticalAccuracy", verticalAccuracy)
+        add("latitudeError", latitudeError)
+        add("longitudeError", longitudeError)
+        add("sphericalError", sphericalError)
+        add("arrival", arrival)
+        if let dop = dop.words { parts.append("dop: \(dop)") }
+        if let timestamp { parts.append("timestamp: \(timestamp.iso8601)") }
+        if let satellitesUsed { parts.append("satellitesUsed: \(satellitesUsed)") }
+        if let e = errorStatistics { parts.append("errorStatistics: \(e.words)") }
+        parts.append("mode: \(mode.words)")
+        if let quality { parts.append("quality: \(quality.name)") }
+        if let navigationalStatus { parts.append("navigationalStatus: \(navigationalStatus)") }
+        if isPartialEpoch { parts.append("isPartialEpoch: true") }
+        return "Fix(\(parts.joined(separator: ", ")))"
+    }
+}
+
+extension SkyView: CustomStringConvertible, CustomDebugStringConvertible {
+    /// "SkyView(12 satellites, 8 used, 01:02:03Z)".
+    public var description: String {
+        var parts = ["\(satellites.count) satellite\(satellites.count == 1 ? "" : "s")", "\(satellitesUsed) used"]
+        if let timestamp { parts.append(timestamp.iso8601) }
+        return "SkyView(\(parts.joined(separator: ", ")))"
+    }
+
+    /// Each satellite as well.
+    public var debugDescription: String {
+        var parts = [description]
+        if let dop = dop.words { parts.append("dop: \(dop)") }
+        parts.append("[\(satellites.map(\.description).joined(separator: "; "))]")
+        return parts.joined(separator: " ")
+    }
+}
+
+extension Satellite: CustomStringConvertible {
+    /// "GPS 5 (el 45°, az 120°, 38 dB-Hz, used)".
+    public var description: String {
+        var parts: [String] = []
+        if let elevation { parts.append("el \(fixed(elevation, 0))°") }
+        if let azimuth { parts.append("az \(fixed(azimuth, 0))°") }
+        if let snr { parts.append("\(fixed(snr, 0)) dB-Hz") }
+        if used { parts.append("used") }
+        let name = "\(id.constellation.name) \(id.svid)"
+        return parts.isEmpty ? name : "\(name) (\(parts.joined(separator: ", ")))"
+    }
+}
+
+extension Statistics: CustomStringConvertible {
+    /// "Statistics(120 sentences, 3 bad checksums, 40 epochs, 38 fixes)": the counts that are
+    /// not zero beyond those four.
+    public var description: String {
+        var parts = ["\(sentences.decoded + sentences.unknown) sentences"]
+        func add(_ count: Int, _ what: String) { if count != 0 { parts.append("\(count) \(what)") } }
+        add(sentences.unknown, "of unknown kinds")
+        add(sentences.badChecksum, "bad checksums")
+        add(sentences.malformed, "malformed")
+        add(sentences.outOfRange, "values out of range")
+        add(framing.junkBytes, "junk bytes")
+        parts.append("\(epochs.epochs) epochs")
+        parts.append("\(epochs.fixes) fixes")
+        return "Statistics(\(parts.joined(separator: ", ")))"
+    }
+}
+
+extension FixMode {
+    fileprivate var words: String {
+        switch self {
+        case .noFix: "no fix"
+        case .twoD: "2D"
+        case .threeD: "3D"
+        }
+    }
+}
+
+extension FixTime {
+    /// "2026-12-02T01:02:03Z", "01:02:03.250Z" without a date.
+    fileprivate var iso8601: String {
+        var text = ""
+        if let date {
+            text = "\(padded(date.year, 4))-\(padded(date.month, 2))-\(padded(date.day, 2))T"
+        }
+        text += "\(padded(time.hour, 2)):\(padded(time.minute, 2)):\(padded(time.second, 2))"
+        if time.millisecond != 0 { text += ".\(padded(time.millisecond, 3))" }
+        return text + "Z"
+    }
+}
+
+extension DilutionOfPrecision {
+    /// "p 1.8 h 0.9 v 1.5 t 1.1", the known ones; nil when none is.
+    fileprivate var words: String? {
+        let known = [("p", position), ("h", horizontal), ("v", vertical), ("t", time)]
+            .compactMap { name, value in value.map { "\(name) \($0)" } }
+        return known.isEmpty ? nil : known.joined(separator: " ")
+    }
+}
+
+extension ErrorStatistics {
+    fileprivate var words: String {
+        let known = [("rms", rms), ("semiMajor", semiMajor), ("semiMinor", semiMinor), ("orientation", orientation),
+                     ("latitudeError", latitudeError), ("longitudeError", longitudeError),
+                     ("altitudeError", altitudeError)]
+            .compactMap { name, value in value.map { "\(name) \($0)" } }
+        return "(\(known.joined(separator: ", ")))"
+    }
+}
+
+/// `value` with `decimals` digits after the point, rounded half away from zero.
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (value * scale).rounded()
+    // Beyond 2^53 the digits are not the value's anyway, and beyond Int's range a conversion
+    // would trap: Swift's own shortest form says it as well as anything.
+    guard value.isFinite, scaled.magnitude < 9.0e15 else { return "\(value)" }
+    let units = Int(scaled.magnitude)
+    let whole = units / Int(scale), fraction = units % Int(scale)
+    let sign = scaled < 0 ? "-" : ""
+    return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(padded(fraction, decimals))"
+}
+
+private func padded(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
