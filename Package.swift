@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "CGPS", linkerSettings: [.linkedLibrary("gps")]),
         // gpsd as a source: gpsfix's own socket and checks, libgps's decoding.
         .target(name: "GPSGpsd", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSSystem", "CGPS"], swiftSettings: strict),
-        .target(name: "GPSOutput", dependencies: ["NMEA", "GPSLocation"], swiftSettings: strict),
+        .target(name: "GPSOutput", dependencies: ["NMEA", "GPSLocation", "GPSSystem"], swiftSettings: strict),
         // gpsd's JSON protocol, served to gpsd's clients from any source.
         .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput", "GPSSystem"], swiftSettings: strict),
         // libmosquitto, for MQTT publishing and the MQTT source (Debian libmosquitto-dev).

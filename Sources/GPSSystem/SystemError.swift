@@ -32,6 +32,17 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not a terminal, so no termios. The corresponding C constant is `ENOTTY`.
     public static let notATerminal = SystemError(rawValue: ENOTTY)
 
+    /// The reader of a pipe or socket went away. The corresponding C constant is `EPIPE`.
+    public static let brokenPipe = SystemError(rawValue: EPIPE)
+    /// Something is already there by that name. The corresponding C constant is `EEXIST`.
+    public static let fileExists = SystemError(rawValue: EEXIST)
+    /// The disk is full. The corresponding C constant is `ENOSPC`.
+    public static let noSpace = SystemError(rawValue: ENOSPC)
+    /// Given up: the process is exiting. The corresponding C constant is `ECANCELED`.
+    public static let canceled = SystemError(rawValue: ECANCELED)
+    /// A directory where a file was wanted. The corresponding C constant is `EISDIR`.
+    public static let isADirectory = SystemError(rawValue: EISDIR)
+
     public var description: String { String(cString: strerror(rawValue)) }
 }
 

@@ -1,5 +1,4 @@
 import GPSSystem
-import Glibc
 public import NMEA
 public import GPSLocation
 import Synchronization
@@ -113,10 +112,10 @@ private final class NetworkOpener: StreamOpener {
 
     func reopen() -> (any ByteStream)? { try? connect() }
 
-    private func connect() throws(TCPConnection.Failure) -> TCPStream {
+    private func connect() throws(SocketError) -> TCPStream {
         guard let wakeup = run.wakeup else { throw .stopped }
         let connection = try TCPConnection.connect(host: manager.host, port: manager.port,
-                                                   timeout: manager.options.connectTimeout, wakeup: wakeup)
+                                                   timeout: .seconds(manager.options.connectTimeout), wakeup: wakeup)
         return TCPStream(connection, name: manager.sourceDescription)
     }
 }
@@ -131,15 +130,13 @@ private final class TCPStream: ByteStream {
         self.name = name
     }
 
-    var descriptor: Int32? { connection.descriptor }
+    var descriptor: FileDescriptor? { connection.descriptor }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamRead {
         do {
-            let count = try retryingInterrupts { recv(connection.descriptor, buffer.baseAddress, buffer.count, 0) }
+            guard case .processed(let count) = try connection.receive(into: buffer) else { return .nothing }
             guard count > 0 else { return .end(reason: "the connection was closed by the other end") }
             return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-        } catch where error == .wouldBlock {
-            return .nothing
         } catch {
             return .end(reason: "\(error)")
         }

@@ -1,6 +1,5 @@
 import NMEA
 import GPSSystem
-import Glibc
 import GPSLocation
 
 /// The one reader of every byte-stream source (serial, replay, a network stream): the run's
@@ -147,7 +146,8 @@ final class StreamReader {
         var stale = false
         var quiet = afterGap
         let staleAfter = settings.staleAfter.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
-        var fds = [pollfd(), pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+        // Refilled each round in place: nothing is allocated per read.
+        var fds = PollSet()
 
         while true {
             if run.isStopped { return .stopped }
@@ -157,23 +157,27 @@ final class StreamReader {
                 var deadline: Double? = nil
                 if let staleAfter, !stale { deadline = lastByte + staleAfter }
                 if let due = stream.trial?.deadline { deadline = min(deadline ?? due, due) }
-                let timeout = deadline.map { Clocks.pollTimeout($0 - Clocks.monotonicSeconds) } ?? -1
-                fds[0] = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                fds[1].revents = 0
+                fds.removeAll()
+                fds.append(descriptor, for: .readable)
+                fds.append(wakeup.descriptor, for: .readable)
                 do {
-                    _ = try retryingInterrupts { poll(&fds, 2, timeout) }
+                    if let deadline {
+                        try fds.wait(seconds: deadline - Clocks.monotonicSeconds)
+                    } else {
+                        try fds.wait(timeout: nil)
+                    }
                 } catch {
                     return .failed(.io("\(stream.name): poll failed (\(error))"))
                 }
-                if fds[1].revents != 0 || run.isStopped { return .stopped }
-                let events = Int32(fds[0].revents)
-                if events == 0 {
+                if !fds.ready(at: 1).isEmpty || run.isStopped { return .stopped }
+                let events = fds.ready(at: 0)
+                if events.isEmpty {
                     read = .nothing
                 } else {
                     // Readable, hung up or in error: the read says which (data still buffered
                     // at a hang-up is read first).
                     let once = stream.read(into: buffer)
-                    if case .nothing = once, events & Int32(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                    if case .nothing = once, !events.isDisjoint(with: [.hangUp, .error, .invalid]) {
                         read = .end(reason: "hung up")
                     } else {
                         read = once

@@ -1,0 +1,137 @@
+// Public: the inlinable calls below are made where they are called, so a typed descriptor
+// costs what the C call costs.
+public import Glibc
+
+/// A descriptor the kernel gave: a file, a device, a pipe or a socket.
+///
+/// A value, not an owner: it never closes itself. Whoever opened it (a `TCPListener`, a
+/// `TCPConnection`, a serial port's stream, an output file) owns it and calls `close()` once,
+/// usually from its `deinit`; everyone else only borrows it. Every call made through it
+/// retries when a signal interrupts it (`EINTR` never reaches a caller), returns "not now"
+/// (`EAGAIN`) as `IOResult.wouldBlock`, and throws any other failure as `SystemError`.
+/// The model is swift-system's `FileDescriptor`; it is inlined, so it costs what the C
+/// call costs.
+@frozen
+public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
+
+    @inlinable
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// Standard input, output and error: borrowed from the process, never closed here.
+    public static let standardInput = FileDescriptor(rawValue: STDIN_FILENO)
+    public static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    public static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+
+    public var description: String { "descriptor \(rawValue)" }
+
+    /// How a file is opened.
+    public struct AccessMode: RawRepresentable, Sendable, Hashable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        public static let readOnly = AccessMode(rawValue: O_RDONLY)
+        public static let writeOnly = AccessMode(rawValue: O_WRONLY)
+        public static let readWrite = AccessMode(rawValue: O_RDWR)
+    }
+
+    /// What else `open` does. Close-on-exec is always added: no child process inherits a
+    /// port, a capture or a socket of ours.
+    public struct OpenOptions: OptionSet, Sendable, Hashable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+        /// A terminal opened this way does not become the process's controlling terminal.
+        public static let noControllingTerminal = OpenOptions(rawValue: O_NOCTTY)
+        public static let create = OpenOptions(rawValue: O_CREAT)
+        public static let truncate = OpenOptions(rawValue: O_TRUNC)
+        public static let append = OpenOptions(rawValue: O_APPEND)
+        /// With `create`: fails if the path exists.
+        public static let exclusiveCreate = OpenOptions(rawValue: O_EXCL)
+        public static let directory = OpenOptions(rawValue: O_DIRECTORY)
+        public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+    }
+
+    /// Opens `path`. The caller owns the descriptor and closes it. `permissions` (e.g.
+    /// `0o644`) apply to a file `create` makes.
+    public static func open(_ path: String, _ mode: AccessMode, options: OpenOptions = [],
+                            permissions: UInt32 = 0o644) throws(SystemError) -> FileDescriptor {
+        let flags = mode.rawValue | options.rawValue | O_CLOEXEC
+        return FileDescriptor(rawValue: try retryingInterrupts { Glibc.open(path, flags, permissions) })
+    }
+
+    /// Reads what there is, up to `buffer.count` bytes: 0 at the end (or the peer's close).
+    @inlinable
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult<Int> {
+        let fd = rawValue
+        return try nonBlocking { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Writes what the descriptor takes now, up to all of `bytes`: the count written.
+    @inlinable
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> IOResult<Int> {
+        let fd = rawValue
+        return try nonBlocking { Glibc.write(fd, bytes.baseAddress, bytes.count) }
+    }
+
+    /// Writes all of `bytes` to a blocking descriptor (a file, a terminal), however many
+    /// calls it takes. On a non-blocking one that fills up, throws `SystemError.wouldBlock`.
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            guard case .processed(let wrote) = try write(rest) else { throw .wouldBlock }
+            offset += wrote
+        }
+    }
+
+    /// Writes all of `bytes`; see `writeAll(_:)` for a raw buffer.
+    public func writeAll(_ bytes: some Sequence<UInt8>) throws(SystemError) {
+        let array = Array(bytes)
+        try array.withUnsafeBytes { raw in Result { () throws(SystemError) in try writeAll(raw) } }.get()
+    }
+
+    /// Closes it. Not retried on `EINTR`: Linux has released the descriptor by then, and a
+    /// second close could close another thread's new one. What close reports is not acted on.
+    public func close() {
+        _ = Glibc.close(rawValue)
+    }
+
+    /// Makes reads and writes return `.wouldBlock` rather than wait.
+    public func setNonBlocking(_ on: Bool = true) throws(SystemError) {
+        let fd = rawValue
+        let flags = try retryingInterrupts { fcntl(fd, F_GETFL) }
+        let wanted = on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK
+        guard wanted != flags else { return }
+        _ = try retryingInterrupts { fcntl(fd, F_SETFL, wanted) }
+    }
+
+    /// Keeps it from any program this process starts.
+    public func setCloseOnExec() throws(SystemError) {
+        let fd = rawValue
+        let flags = try retryingInterrupts { fcntl(fd, F_GETFD) }
+        _ = try retryingInterrupts { fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+    }
+
+    /// A second descriptor for the same file, close-on-exec, owned by the caller.
+    public func duplicate() throws(SystemError) -> FileDescriptor {
+        let fd = rawValue
+        return FileDescriptor(rawValue: try retryingInterrupts { fcntl(fd, F_DUPFD_CLOEXEC, 0) })
+    }
+
+    /// Whether it is a terminal (standard output on a screen rather than a pipe or a file).
+    public var isTerminal: Bool { isatty(rawValue) == 1 }
+}
+
+/// Makes a call that returns -1 on failure, retried on `EINTR`, with `EAGAIN` as `.wouldBlock`:
+/// GPSSystem's one rule for non-blocking calls.
+@inlinable
+func nonBlocking<Result: FixedWidthInteger>(_ call: () -> Result) throws(SystemError) -> IOResult<Result> {
+    while true {
+        let result = call()
+        if result != -1 { return .processed(result) }
+        let code = errno
+        if code == EINTR { continue }
+        if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+        throw SystemError(rawValue: code)
+    }
+}
