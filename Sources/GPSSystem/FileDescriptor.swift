@@ -120,6 +120,31 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomString
 
     /// Whether it is a terminal (standard output on a screen rather than a pipe or a file).
     public var isTerminal: Bool { isatty(rawValue) == 1 }
+
+    /// The size of the terminal it is, in characters; nil when it is no terminal or says none.
+    public var terminalSize: (columns: Int, rows: Int)? {
+        var size = winsize()
+        guard ioctl(rawValue, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    /// Whether the number is open in this process.
+    public var isOpen: Bool { fcntl(rawValue, F_GETFD) != -1 || errno != EBADF }
+
+    /// Puts /dev/null, opened read-only, on each of standard input, output and error that is
+    /// closed (`gpsfix >&-`). Left closed, its number would go to the next file opened (a
+    /// capture, a recording), and what was meant for standard output would be written into
+    /// that file. Read-only, writes to it still fail with EBADF, as they would have.
+    public static func occupyClosedStandardDescriptors() {
+        // In order: open(2) takes the lowest free number, so each lands where it is missing.
+        for fd in [standardInput, standardOutput, standardError] where !fd.isOpen {
+            let null = Glibc.open("/dev/null", O_RDONLY)
+            if null >= 0 && null != fd.rawValue {
+                dup2(null, fd.rawValue)
+                Glibc.close(null)
+            }
+        }
+    }
 }
 
 /// Makes a call that returns -1 on failure, retried on `EINTR`, with `EAGAIN` as `.wouldBlock`:

@@ -65,6 +65,19 @@ public enum FileSystem {
         }
     }
 
+    /// Whether anything is at `path` (a dangling symlink is nothing).
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Throws why this process may not read `path`, if it may not (`access`, by the real ids).
+    public static func checkReadable(_ path: String) throws(SystemError) {
+        _ = try retryingInterrupts { access(path, R_OK) }
+    }
+
+    /// Removes the file at `path`.
+    public static func remove(_ path: String) throws(SystemError) {
+        _ = try retryingInterrupts { unlink(path) }
+    }
+
     /// This process's id.
     public static var processID: Int32 { getpid() }
 }

@@ -6,4 +6,9 @@ public enum ProcessExit {
     public static func call(_ handler: @convention(c) () -> Void) -> Bool {
         atexit(handler) == 0
     }
+
+    /// Ends the process with `status`, running the `call` handlers first.
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
 }

@@ -38,10 +38,20 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     public static let fileExists = SystemError(rawValue: EEXIST)
     /// The disk is full. The corresponding C constant is `ENOSPC`.
     public static let noSpace = SystemError(rawValue: ENOSPC)
+    /// Over the disk quota. The corresponding C constant is `EDQUOT`.
+    public static let quotaExceeded = SystemError(rawValue: EDQUOT)
+    /// The file has reached the largest size allowed. The corresponding C constant is `EFBIG`.
+    public static let fileTooLarge = SystemError(rawValue: EFBIG)
+    /// Not an open descriptor. The corresponding C constant is `EBADF`.
+    public static let badDescriptor = SystemError(rawValue: EBADF)
     /// Given up: the process is exiting. The corresponding C constant is `ECANCELED`.
     public static let canceled = SystemError(rawValue: ECANCELED)
     /// A directory where a file was wanted. The corresponding C constant is `EISDIR`.
     public static let isADirectory = SystemError(rawValue: EISDIR)
+
+    /// `errno` now: for a C library outside GPSSystem (libmosquitto) that says "see errno".
+    /// Read it straight after the call that failed; anything in between may change it.
+    public static var current: SystemError { SystemError(rawValue: errno) }
 
     public var description: String { String(cString: strerror(rawValue)) }
 }
