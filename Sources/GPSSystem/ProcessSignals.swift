@@ -48,4 +48,17 @@ public enum Environment {
     public static func value(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
+
+    /// Removes `name`. Call it before any other thread may read the environment: `unsetenv`
+    /// is not safe beside a concurrent `getenv`.
+    public static func remove(_ name: String) {
+        unsetenv(name)
+    }
+
+    /// This machine's name (`gethostname`); nil when it cannot be read.
+    public static var hostName: String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
 }
