@@ -3,11 +3,15 @@ import Glibc
 /// An instant broken into the calendar's fields, in UTC or in the zone the system is set to
 /// (the C library reads `TZ` and `/etc/localtime`).
 public struct CalendarTime: Equatable, Sendable {
+    /// The year, e.g. 2026.
     public let year: Int
     /// 1 to 12.
     public let month: Int
+    /// 1 to 31.
     public let day: Int
+    /// 0 to 23.
     public let hour: Int
+    /// 0 to 59.
     public let minute: Int
     /// 0 to 60 (a leap second).
     public let second: Int

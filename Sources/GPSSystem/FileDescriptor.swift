@@ -13,41 +13,59 @@ public import Glibc
 /// call costs.
 @frozen
 public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The kernel's number for it.
     public let rawValue: Int32
 
+    /// The descriptor numbered `rawValue`, borrowed: making one opens nothing and owns nothing.
     @inlinable
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// Standard input, output and error: borrowed from the process, never closed here.
     public static let standardInput = FileDescriptor(rawValue: STDIN_FILENO)
+    /// Standard output (1).
     public static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    /// Standard error (2).
     public static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
 
+    /// "descriptor 5", for messages.
     public var description: String { "descriptor \(rawValue)" }
 
     /// How a file is opened.
     public struct AccessMode: RawRepresentable, Sendable, Hashable {
+        /// The `O_` bits.
         public let rawValue: Int32
+        /// The mode of the `O_` bits `rawValue`.
         public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Reading only. The corresponding C constant is `O_RDONLY`.
         public static let readOnly = AccessMode(rawValue: O_RDONLY)
+        /// Writing only. The corresponding C constant is `O_WRONLY`.
         public static let writeOnly = AccessMode(rawValue: O_WRONLY)
+        /// Both (a tty is configured so, even when only read). The corresponding C constant is `O_RDWR`.
         public static let readWrite = AccessMode(rawValue: O_RDWR)
     }
 
     /// What else `open` does. Close-on-exec is always added: no child process inherits a
     /// port, a capture or a socket of ours.
     public struct OpenOptions: OptionSet, Sendable, Hashable {
+        /// The `O_` bits.
         public let rawValue: Int32
+        /// The options of the `O_` bits `rawValue`.
         public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Neither `open` (a tty waiting for carrier) nor reads and writes wait. The corresponding C constant is `O_NONBLOCK`.
         public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
         /// A terminal opened this way does not become the process's controlling terminal.
         public static let noControllingTerminal = OpenOptions(rawValue: O_NOCTTY)
+        /// Makes the file if it is not there. The corresponding C constant is `O_CREAT`.
         public static let create = OpenOptions(rawValue: O_CREAT)
+        /// Empties a file that is there. The corresponding C constant is `O_TRUNC`.
         public static let truncate = OpenOptions(rawValue: O_TRUNC)
+        /// Every write goes to the end. The corresponding C constant is `O_APPEND`.
         public static let append = OpenOptions(rawValue: O_APPEND)
         /// With `create`: fails if the path exists.
         public static let exclusiveCreate = OpenOptions(rawValue: O_EXCL)
+        /// Fails unless it is a directory. The corresponding C constant is `O_DIRECTORY`.
         public static let directory = OpenOptions(rawValue: O_DIRECTORY)
+        /// Fails on a symbolic link rather than follow it. The corresponding C constant is `O_NOFOLLOW`.
         public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
     }
 

@@ -2,10 +2,27 @@ import Glibc
 
 /// What kind of thing a path or descriptor is, and its size: `stat` and `fstat`.
 public struct FileStatus: Sendable, Equatable {
+    /// What a file is, by its mode's type bits.
     public enum Kind: Sendable, Equatable {
-        case regular, directory, characterDevice, blockDevice, fifo, socket, symbolicLink, other
+        /// A file of bytes (`S_IFREG`).
+        case regular
+        /// A directory (`S_IFDIR`).
+        case directory
+        /// A character device: a tty, `/dev/null` (`S_IFCHR`).
+        case characterDevice
+        /// A block device: a disk (`S_IFBLK`).
+        case blockDevice
+        /// A named pipe (`S_IFIFO`).
+        case fifo
+        /// A unix socket (`S_IFSOCK`).
+        case socket
+        /// A symbolic link, when not followed (`S_IFLNK`).
+        case symbolicLink
+        /// Anything else.
+        case other
     }
 
+    /// What it is.
     public let kind: Kind
     /// Bytes, for a regular file.
     public let size: Int64
@@ -13,6 +30,7 @@ public struct FileStatus: Sendable, Equatable {
     public let permissions: UInt32
     /// The device it is on and its number there: two names for one file have both the same.
     public let device: UInt64
+    /// Its number on that device.
     public let inode: UInt64
     /// For a device node, the device it stands for.
     public let representedDevice: UInt64

@@ -4,7 +4,9 @@ public import Glibc
 
 /// What a descriptor is ready for, or what happened to it.
 public struct Readiness: OptionSet, Sendable, Hashable {
+    /// The `POLL` bits.
     public let rawValue: Int16
+    /// The readiness of the `POLL` bits `rawValue`.
     @inlinable public init(rawValue: Int16) { self.rawValue = rawValue }
 
     /// Something to read, or a connection to accept, or the peer's end (a read tells which).
@@ -42,6 +44,7 @@ public struct PollSet {
         return entries.count - 1
     }
 
+    /// How many places it has (a nil descriptor's among them).
     public var count: Int { entries.count }
 
     /// What the last `wait` found for the descriptor at `index`.
@@ -76,6 +79,7 @@ extension FileDescriptor {
         case ready
         /// The wake-up was signalled (a stop).
         case woken
+        /// Neither, within the time given.
         case timedOut
     }
 

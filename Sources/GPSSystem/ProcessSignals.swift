@@ -2,7 +2,9 @@ import Glibc
 
 /// A signal, by what it means to gpsfix.
 public struct Signal: RawRepresentable, Hashable, Sendable {
+    /// The signal's number.
     public let rawValue: Int32
+    /// The signal numbered `rawValue`.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// Ctrl-C. The corresponding C constant is `SIGINT`.

@@ -3,6 +3,7 @@ import Glibc
 /// The terminal settings of a serial port (termios) and its exclusive mode, through a
 /// descriptor it borrows: the owner of the port opens and closes it.
 public struct SerialTerminal {
+    /// The tty's descriptor, borrowed.
     public let descriptor: FileDescriptor
 
     /// Fails with `SystemError.notATerminal` for a descriptor that is not a tty.
@@ -16,6 +17,7 @@ public struct SerialTerminal {
     public struct Speed: RawRepresentable, Hashable, Sendable {
         /// The `speed_t` bits.
         public let rawValue: UInt32
+        /// The speed of the `speed_t` bits `rawValue`.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// The speed for `rate` bits per second; nil for a rate termios has no name for.

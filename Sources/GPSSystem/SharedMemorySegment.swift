@@ -11,6 +11,7 @@ public final class SharedMemorySegment: @unchecked Sendable {
     public struct Failure: Error, Equatable, Sendable {
         /// "shmget" or "shmat".
         public let call: String
+        /// Why.
         public let error: SystemError
     }
 

@@ -17,7 +17,10 @@ public struct SocketAddress: Sendable {
 
     /// What a socket is for, as the resolver is asked.
     public enum Kind: Sendable {
-        case stream, datagram
+        /// TCP.
+        case stream
+        /// UDP.
+        case datagram
         var socketType: Int32 { Int32(self == .stream ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue) }
     }
 

@@ -1,6 +1,7 @@
 /// Why a socket could not be resolved, bound, connected or taken over; the server and the
 /// sources say it in their own words (`ServerError`, a source's failure).
 public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `host` has no address, in the resolver's words.
     case unresolvable(host: String, reason: String)
     /// Something else is bound to that address and port (`EADDRINUSE`).
     case addressInUse
@@ -10,13 +11,16 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     case addressNotAvailable
     /// Nothing listens there (`ECONNREFUSED`).
     case refused
+    /// No answer within this long.
     case timedOut(Duration)
     /// A wake-up was signalled (a stop) while waiting.
     case stopped
     /// A descriptor handed over that is not a listening TCP socket, and what it is instead.
     case notAListeningSocket(descriptor: Int32, reason: String)
+    /// Any other failure of the call `call`.
     case system(call: String, SystemError)
 
+    /// What happened, for a message that names the address before it.
     public var description: String {
         switch self {
         case .unresolvable(let host, let reason): "cannot resolve '\(host)': \(reason)"

@@ -2,11 +2,14 @@ import Glibc
 
 /// An `errno` value, captured the moment the call that set it returned.
 ///
-/// Named cases for the values the serial source decides on; the rest keep their number and
-/// read as the C library's message.
+/// Every failure GPSSystem's calls report, except "not now" (`IOResult.wouldBlock`) and an
+/// interruption (retried inside). Named cases for the values callers decide on; the rest
+/// keep their number and read as the C library's message.
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The `errno` number.
     public let rawValue: Int32
 
+    /// The error numbered `rawValue`.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// A signal arrived during the call. The corresponding C constant is `EINTR`.
@@ -53,6 +56,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Read it straight after the call that failed; anything in between may change it.
     public static var current: SystemError { SystemError(rawValue: errno) }
 
+    /// The C library's words for it: "No such file or directory".
     public var description: String { String(cString: strerror(rawValue)) }
 }
 

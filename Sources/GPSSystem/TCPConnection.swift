@@ -4,6 +4,7 @@ import Glibc
 /// network stream (a receiver or phone app serving NMEA, gpsd). It owns its descriptor and
 /// closes it when released.
 public final class TCPConnection {
+    /// The connected socket, owned: closed when the connection is released.
     public let descriptor: FileDescriptor
     /// What messages call the peer: "10.0.0.5:10110".
     public let peer: String

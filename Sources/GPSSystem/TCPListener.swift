@@ -4,9 +4,11 @@ import Glibc
 /// made by someone else (a service manager) and handed over. It owns its descriptor and
 /// closes it when released.
 public final class TCPListener: Sendable {
+    /// The listening socket, owned.
     public let descriptor: FileDescriptor
-    /// What it is bound to, with the port the kernel chose when asked for port 0.
+    /// What it is bound to (numeric), with the port the kernel chose when asked for port 0.
     public let host: String
+    /// The port it is bound to.
     public let port: Int
     /// Whether only this machine can connect (127.0.0.0/8 or ::1).
     public let isLoopback: Bool
@@ -72,14 +74,17 @@ public final class TCPListener: Sendable {
     /// A connection taken from the queue: the caller owns `descriptor` (non-blocking,
     /// close-on-exec) and closes it.
     public struct Connection: Sendable {
+        /// The connection's socket, now the caller's.
         public let descriptor: FileDescriptor
-        /// Numeric host and port of the peer.
+        /// Numeric host of the peer.
         public let host: String
+        /// The peer's port.
         public let port: Int
     }
 
     /// What `accept` found.
     public enum Accepted: Sendable {
+        /// A connection, now the caller's.
         case connection(Connection)
         /// Nobody is waiting (or the one who was gave up).
         case none

@@ -14,6 +14,7 @@ public final class UnixDatagramSender: Sendable {
     public enum NameError: Error, Equatable, Sendable {
         /// Empty, or longer than `nameLimit` allows.
         case badLength
+        /// The socket could not be made.
         case system(SystemError)
     }
 
