@@ -25,6 +25,8 @@ final class StreamReader {
         var stampsArrival = false
         /// Reports paced by their timestamps (a replay), or as fast as they come.
         var speed: ReplayManager.Speed = .maximum
+        /// What pacing waits by: the monotonic clock, or a test's `VirtualClock`.
+        var clock: any WaitClock = MonotonicClock()
         /// Every byte exactly as read, in order (`gpsfix record`); bytes read at a setting on
         /// trial only once it proves right.
         var onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
