@@ -9,6 +9,9 @@ public protocol WaitClock: Sendable {
     /// Waits until `seconds` have passed on this clock, or less if `wakeup` is signalled; true
     /// when signalled (a stop).
     func sleep(_ seconds: Double, beside wakeup: Wakeup) -> Bool
+    /// How long, in real seconds, a `poll` may wait for input before the time due at
+    /// `deadline` (on this clock) must be looked at again.
+    func pollSeconds(until deadline: Double) -> Double
 }
 
 /// The monotonic clock, waited on in `poll` beside the wake-up.
@@ -21,6 +24,9 @@ public struct MonotonicClock: WaitClock {
 
     /// `Wakeup.sleep`.
     public func sleep(_ seconds: Double, beside wakeup: Wakeup) -> Bool { wakeup.sleep(seconds) }
+
+    /// Until the deadline: the poll's timeout is the next thing due.
+    public func pollSeconds(until deadline: Double) -> Double { deadline - now }
 }
 
 /// A clock that moves only when told to (`advance(by:)`): a wait on it ends when the time
@@ -43,6 +49,10 @@ public final class VirtualClock: WaitClock {
     public func advance(by seconds: Double) {
         state.withLock { $0.now += max(0, seconds) }
     }
+
+    /// A millisecond while the deadline is ahead (the time may be advanced at any moment),
+    /// nothing once it is reached: a reader on this clock looks a thousand times a second.
+    public func pollSeconds(until deadline: Double) -> Double { now < deadline ? 0.001 : 0 }
 
     /// Waits for the time to be advanced past `seconds` from now, looking every millisecond
     /// of real time (tests only), or for `wakeup`.

@@ -25,7 +25,7 @@ final class StreamReader {
         var stampsArrival = false
         /// Reports paced by their timestamps (a replay), or as fast as they come.
         var speed: ReplayManager.Speed = .maximum
-        /// What pacing waits by: the monotonic clock, or a test's `VirtualClock`.
+        /// What pacing and the stale timer go by: the monotonic clock, or a test's `VirtualClock`.
         var clock: any WaitClock = MonotonicClock()
         /// Every byte exactly as read, in order (`gpsfix record`); bytes read at a setting on
         /// trial only once it proves right.
@@ -144,7 +144,8 @@ final class StreamReader {
                       afterGap: Bool) -> PassEnd {
         var feed = StreamFeed(settings: settings, reporter: reporter, wakeup: wakeup, onTrial: stream.trial != nil)
         received.begin(source: stream.name, baud: stream.baud)
-        var lastByte = Clocks.monotonicSeconds
+        let clock = settings.clock
+        var lastByte = clock.now
         var stale = false
         var quiet = afterGap
         let staleAfter = settings.staleAfter.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
@@ -164,7 +165,7 @@ final class StreamReader {
                 fds.append(wakeup.descriptor, for: .readable)
                 do {
                     if let deadline {
-                        try fds.wait(seconds: deadline - Clocks.monotonicSeconds)
+                        try fds.wait(seconds: clock.pollSeconds(until: deadline))
                     } else {
                         try fds.wait(timeout: nil)
                     }
@@ -191,7 +192,7 @@ final class StreamReader {
 
             switch read {
             case .bytes(let chunk):
-                lastByte = Clocks.monotonicSeconds
+                lastByte = clock.now
                 if stale || quiet {
                     stale = false
                     quiet = false
@@ -216,7 +217,7 @@ final class StreamReader {
             }
 
             // What is due now.
-            let time = Clocks.monotonicSeconds
+            let time = clock.now
             if let staleAfter, !stale, time - lastByte >= staleAfter {
                 stale = true
                 if settings.announcesLink { reporter.status(.stale(seconds: time - lastByte)) }
