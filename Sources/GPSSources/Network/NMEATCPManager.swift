@@ -43,11 +43,18 @@ public final class NMEATCPManager: LocationManagerInterface {
 
     /// Back-off between connection attempts.
     static let reconnection = Reconnection(first: 0.25, longest: 4.0)
+    /// This manager's back-off: `reconnection`, or a test's on a `VirtualClock`.
+    let reconnection: Reconnection
 
-    public init(host: String, port: Int, options: Options = .init()) {
+    public convenience init(host: String, port: Int, options: Options = .init()) {
+        self.init(host: host, port: port, options: options, reconnection: Self.reconnection)
+    }
+
+    init(host: String, port: Int, options: Options, reconnection: Reconnection) {
         self.host = host
         self.port = port
         self.options = options
+        self.reconnection = reconnection
     }
 
     public var delegate: (any LocationManagerDelegate)? {
@@ -102,11 +109,11 @@ private final class NetworkOpener: StreamOpener {
         }
     }
 
-    var waitsToOpen: Reconnection? { manager.options.waitsForPeer ? NMEATCPManager.reconnection : nil }
+    var waitsToOpen: Reconnection? { manager.options.waitsForPeer ? manager.reconnection : nil }
 
     func afterEnd(of stream: any ByteStream, reason: String?, passes: Int, statistics: Statistics) -> StreamEndAction {
         manager.options.reconnect
-            ? .reconnect(NMEATCPManager.reconnection)
+            ? .reconnect(manager.reconnection)
             : .fail(.streamUnavailable(peer: manager.sourceDescription, reason: reason ?? "the connection ended"))
     }
 
