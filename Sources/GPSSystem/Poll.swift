@@ -30,6 +30,8 @@ public struct Readiness: OptionSet, Sendable, Hashable {
 public struct PollSet {
     @usableFromInline var entries: [pollfd] = []
 
+    /// An empty set.
+    @inlinable
     public init() {}
 
     /// Empties it, keeping its storage.
@@ -45,6 +47,7 @@ public struct PollSet {
     }
 
     /// How many places it has (a nil descriptor's among them).
+    @inlinable
     public var count: Int { entries.count }
 
     /// What the last `wait` found for the descriptor at `index`.
