@@ -63,8 +63,15 @@ extension FileDescriptor {
     }
 
     func option(_ level: Int32, _ name: Int32) -> Int32? {
+        try? readOption(level, name)
+    }
+
+    /// The option's value, or why it cannot be read (ENOTSOCK: not a socket).
+    func readOption(_ level: Int32, _ name: Int32) throws(SystemError) -> Int32 {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        return getsockopt(rawValue, level, name, &value, &length) == 0 ? value : nil
+        let fd = rawValue
+        _ = try retryingInterrupts { getsockopt(fd, level, name, &value, &length) }
+        return value
     }
 }

@@ -50,8 +50,11 @@ public final class TCPListener: Sendable {
     /// refused is left open, as it came.
     public init(adopting descriptor: FileDescriptor) throws(SocketError) {
         let raw = descriptor.rawValue
-        guard let type = descriptor.option(SOL_SOCKET, SO_TYPE) else {
-            throw .notAListeningSocket(descriptor: raw, reason: errno == ENOTSOCK ? "not a socket" : String(cString: strerror(errno)))
+        let type: Int32
+        do {
+            type = try descriptor.readOption(SOL_SOCKET, SO_TYPE)
+        } catch {
+            throw .notAListeningSocket(descriptor: raw, reason: error.rawValue == ENOTSOCK ? "not a socket" : error.description)
         }
         let bound = SocketAddress.local(of: descriptor)
         let family = bound.family
