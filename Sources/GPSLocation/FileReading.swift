@@ -2,11 +2,11 @@ public import GPSSystem
 
 /// Reads a whole file, mapping the system's errors to ones a person can act on.
 public func readWholeFile(_ path: String) throws(LocationError) -> [UInt8] {
-    do {
+    do throws(SystemError) {
         let fd = try FileDescriptor.open(path, .readOnly)
         defer { fd.close() }
         let status = try fd.status()
-        if status.kind == .directory { throw LocationError.fileUnreadable(path: path, reason: "it is a directory") }
+        if status.kind == .directory { throw .isADirectory }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(Int(status.size), 0))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -19,12 +19,10 @@ public func readWholeFile(_ path: String) throws(LocationError) -> [UInt8] {
             bytes.append(contentsOf: chunk[0..<n])
         }
         return bytes
-    } catch let error as LocationError {
-        throw error
-    } catch let error as SystemError {
-        throw LocationError(reading: path, error)
+    } catch .isADirectory {
+        throw .fileUnreadable(path: path, reason: "it is a directory")
     } catch {
-        throw LocationError.fileUnreadable(path: path, reason: "\(error)")
+        throw LocationError(reading: path, error)
     }
 }
 
