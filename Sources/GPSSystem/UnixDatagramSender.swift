@@ -23,7 +23,8 @@ public final class UnixDatagramSender: Sendable {
     public init(path: [UInt8], abstract: Bool = false) throws(NameError) {
         // A path ends in NUL; an abstract name starts with one and has none at its end.
         let name = abstract ? [0] + path : path + [0]
-        guard !path.isEmpty, name.count <= Self.nameLimit else { throw .badLength }
+        // An abstract name may be empty (the NUL alone); a path may not.
+        guard !path.isEmpty || abstract, name.count <= Self.nameLimit else { throw .badLength }
         var unix = sockaddr_un()
         unix.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &unix.sun_path) { raw in
