@@ -78,14 +78,14 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomString
     }
 
     /// Reads what there is, up to `buffer.count` bytes: 0 at the end (or the peer's close).
-    @inlinable
+    @inlinable @inline(__always)
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult<Int> {
         let fd = rawValue
         return try nonBlocking { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }
 
     /// Writes what the descriptor takes now, up to all of `bytes`: the count written.
-    @inlinable
+    @inlinable @inline(__always)
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> IOResult<Int> {
         let fd = rawValue
         return try nonBlocking { Glibc.write(fd, bytes.baseAddress, bytes.count) }
@@ -167,7 +167,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomString
 
 /// Makes a call that returns -1 on failure, retried on `EINTR`, with `EAGAIN` as `.wouldBlock`:
 /// GPSSystem's one rule for non-blocking calls.
-@inlinable
+@inlinable @inline(__always)
 func nonBlocking<Result: FixedWidthInteger>(_ call: () -> Result) throws(SystemError) -> IOResult<Result> {
     while true {
         let result = call()

@@ -7,14 +7,14 @@ public import Glibc
 extension FileDescriptor {
     /// Sends what the socket takes now of `bytes`, never waiting and never raising `SIGPIPE`
     /// (a peer's close is a thrown `SystemError`, EPIPE or ECONNRESET).
-    @inlinable
+    @inlinable @inline(__always)
     public func send(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> IOResult<Int> {
         let fd = rawValue
         return try nonBlocking { Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
     }
 
     /// Receives what has arrived, never waiting: 0 at the peer's end.
-    @inlinable
+    @inlinable @inline(__always)
     public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult<Int> {
         let fd = rawValue
         return try nonBlocking { Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }

@@ -40,7 +40,7 @@ public final class TCPConnection {
     }
 
     /// Reads what has arrived: the count, 0 at the peer's end.
-    @inlinable
+    @inlinable @inline(__always)
     public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult<Int> {
         try descriptor.receive(into: buffer)
     }
