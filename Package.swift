@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "CGPS", linkerSettings: [.linkedLibrary("gps")]),
         // gpsd as a source: gpsfix's own socket and checks, libgps's decoding.
         .target(name: "GPSGpsd", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSSystem", "CGPS"], swiftSettings: strict),
-        .target(name: "GPSOutput", dependencies: ["NMEA", "GPSLocation"], swiftSettings: strict),
+        .target(name: "GPSOutput", dependencies: ["NMEA", "GPSLocation", "GPSSystem"], swiftSettings: strict),
         // gpsd's JSON protocol, served to gpsd's clients from any source.
         .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput", "GPSSystem"], swiftSettings: strict),
         // libmosquitto, for MQTT publishing and the MQTT source (Debian libmosquitto-dev).
@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "GPSSystemTests", dependencies: ["GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA", "GPSLocation", "GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSLocationTests", dependencies: ["NMEA", "GPSLocation", "GPSTestSupport"], swiftSettings: strict),
-        .testTarget(name: "GPSLocationTestingTests", dependencies: ["NMEA", "GPSLocation", "GPSLocationTesting", "GPSSources", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSLocationTestingTests", dependencies: ["NMEA", "GPSLocation", "GPSLocationTesting", "GPSSources", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSSourcesTests", dependencies: ["NMEA", "GPSSources", "GPSGpsd", "CGPS", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSOutputTests", dependencies: ["NMEA", "GPSOutput"], swiftSettings: strict),
         .testTarget(name: "GPSServerTests", dependencies: ["NMEA", "GPSServer", "GPSTestSupport"], swiftSettings: strict),

@@ -38,9 +38,14 @@ struct gpsfix_shm_time {
 
 /// Stores one sample in mode 1: the count is bumped before and after the fields, so a reader
 /// that sees it change while it copies throws its copy away; `valid` is set last.
+/// The times come as seconds and nanoseconds, not `struct timespec`, so that Swift calls it
+/// without naming the C library's types (GPSSystem alone imports Glibc).
 static inline void gpsfix_shm_store(volatile struct gpsfix_shm_time *shm,
-                                    struct timespec clock, struct timespec receive,
+                                    long long clock_sec, long clock_nsec,
+                                    long long receive_sec, long receive_nsec,
                                     int precision, int leap) {
+    struct timespec clock = { .tv_sec = (time_t)clock_sec, .tv_nsec = clock_nsec };
+    struct timespec receive = { .tv_sec = (time_t)receive_sec, .tv_nsec = receive_nsec };
     shm->valid = 0;
     shm->mode = 1;
     shm->count++;

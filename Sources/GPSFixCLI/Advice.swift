@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 import GPSLocation
 
 /// What to try, for the person at the terminal, when a source gave no fix or fell silent. The
@@ -15,7 +15,7 @@ enum Advice {
         case .deviceNotFound: "Plug one in, or name it with --device PATH."
         case .deviceBusy(_, let holder?) where holder.name == "gpsd":
             "Stop it (sudo systemctl stop gpsd gpsd.socket), or read through it with --gpsd."
-        case .deviceBusy(_, let holder?) where holder.pid == getpid():
+        case .deviceBusy(_, let holder?) where holder.pid == FileSystem.processID:
             "Name each port once."
         case .deviceBusy(_, let holder?):
             "Stop it (kill \(holder.pid)) first: two readers would each get part of the sentences."

@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 import GPSLocation
 import GPSMQTT
 
@@ -11,17 +11,20 @@ public enum GPSFixCLI {
     /// could do its job (130 for Ctrl-C, 143 for SIGTERM).
     public static func main(_ argv: [String]) -> Int32 {
         // A closed pipe (`gpsfix watch | head`) should end the run quietly, not kill it mid-write.
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignore(.brokenPipe)
         // A file grown to the size limit (`ulimit -f`) should fail its write with EFBIG, which
         // is reported, rather than kill the run with SIGXFSZ and a core dump.
-        signal(SIGXFSZ, SIG_IGN)
+        ProcessSignals.ignore(.fileSizeLimit)
         StandardDescriptors.occupyClosed()
         // A parent may have started us with signals blocked (children of Dispatch threads
         // inherit their mask): Ctrl-C and SIGTERM must still reach us.
-        var none = sigset_t()
-        sigemptyset(&none)
-        sigprocmask(SIG_SETMASK, &none, nil)
+        ProcessSignals.unblockAll()
         return run(Array(argv.dropFirst()), terminal: Terminal())
+    }
+
+    /// Runs `main` and ends the process with its status: the executable's whole body.
+    public static func runAndExit(_ argv: [String]) -> Never {
+        ProcessExit.exit(main(argv))
     }
 
     static func run(_ arguments: [String], terminal: Terminal) -> Int32 {

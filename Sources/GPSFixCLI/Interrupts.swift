@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 
 /// A command that SIGINT, SIGTERM or SIGHUP stopped before it could do its job (`fix` before a
 /// fix came). Exits as a shell reports a process a signal ended, 128 + the signal's number (130
@@ -13,9 +13,9 @@ struct Interrupted: Error {
 
     var message: String {
         let name = switch signal {
-        case SIGINT: "Ctrl-C"
-        case SIGTERM: "SIGTERM"
-        case SIGHUP: "SIGHUP"
+        case Signal.interrupt.rawValue: "Ctrl-C"
+        case Signal.terminate.rawValue: "SIGTERM"
+        case Signal.hangUp.rawValue: "SIGHUP"
         default: "signal \(signal)"
         }
         return "Interrupted (\(name)) before \(before)."

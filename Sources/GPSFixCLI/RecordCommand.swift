@@ -1,5 +1,5 @@
 import Dispatch
-import Glibc
+import GPSSystem
 import GPSLocation
 import GPSSources
 import Synchronization
@@ -28,7 +28,7 @@ struct RecordCommand {
         let manager: any RawByteSource
         if args["--nmea-tcp"] != nil {
             let network = try SourceOptions.networkStream(args)
-            if !args.has("--force") && access(file, F_OK) == 0 { throw LocationError.fileExists(path: file) }
+            if !args.has("--force") && FileSystem.exists(file) { throw LocationError.fileExists(path: file) }
             // Not tried before the file is made, as a port is: a peer that serves one client
             // (socat without fork, many phone apps) would spend itself on the try. A stream
             // that never connects leaves no file behind (below).
@@ -38,7 +38,7 @@ struct RecordCommand {
             let serial = try SourceOptions.serial(args)
             // The file is made last: a port that cannot be read (not a tty, missing, busy) used
             // to leave a header-only file behind, which the next try then refused to overwrite.
-            if !args.has("--force") && access(file, F_OK) == 0 { throw LocationError.fileExists(path: file) }
+            if !args.has("--force") && FileSystem.exists(file) { throw LocationError.fileExists(path: file) }
             try serial.checkPort()
             let device = DeviceDiscovery.device(at: serial.path)
             fields.append(("Device", serial.path))
@@ -76,7 +76,7 @@ struct RecordCommand {
         if case .error(let error)? = end, writer.bytesWritten == 0 {
             // Failed before a byte was kept (a rate never found, a port gone at once): a file
             // of header only would just stand in the way of the next try.
-            unlink(file)
+            try? FileSystem.remove(file)
             throw error
         }
         terminal.note("gpsfix: \(writer.bytesWritten) bytes recorded in \(file)")
@@ -131,9 +131,5 @@ extension RecordCommand {
 
 /// `2026-11-30T06:10:00Z`, for capture headers.
 func utcNow() -> String {
-    var now = time(nil)
-    var parts = tm()
-    gmtime_r(&now, &parts)
-    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    CalendarTime.utc(Clocks.wallSeconds).iso8601UTC
 }

@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 
 /// Descriptors 0, 1 and 2 as a run needs them.
 enum StandardDescriptors {
@@ -7,13 +7,6 @@ enum StandardDescriptors {
     /// reports meant for stdout would be written into that file. Read-only, writes to it still
     /// fail with EBADF, as they would have, and are reported.
     static func occupyClosed() {
-        // In order: open(2) takes the lowest free number, so each lands where it is missing.
-        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
-            let null = open("/dev/null", O_RDONLY)
-            if null >= 0 && null != fd {
-                dup2(null, fd)
-                close(null)
-            }
-        }
+        FileDescriptor.occupyClosedStandardDescriptors()
     }
 }

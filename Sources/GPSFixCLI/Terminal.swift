@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 import GPSMQTT
 import GPSOutput
 
@@ -18,7 +18,7 @@ final class Terminal: @unchecked Sendable {
     func error(_ message: String) {
         out.flush()
         let text = "gpsfix: " + PasswordMasking.masking(message) + "\n"
-        _ = text.utf8CString.withUnsafeBufferPointer { write(errFD, $0.baseAddress, $0.count - 1) }
+        try? FileDescriptor(rawValue: errFD).writeAll(text.utf8)
     }
 
     func print(_ text: String) {
@@ -27,6 +27,6 @@ final class Terminal: @unchecked Sendable {
     }
 
     func note(_ text: String) {
-        _ = (PasswordMasking.masking(text) + "\n").utf8CString.withUnsafeBufferPointer { write(errFD, $0.baseAddress, $0.count - 1) }
+        try? FileDescriptor(rawValue: errFD).writeAll((PasswordMasking.masking(text) + "\n").utf8)
     }
 }

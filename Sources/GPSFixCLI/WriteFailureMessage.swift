@@ -1,16 +1,16 @@
-import Glibc
+import GPSSystem
 import GPSLocation
 
 extension WriteFailure {
     /// What a person reads when output could not be written: what and why, and what to do
     /// where the cause has a usual remedy.
     var message: String {
-        switch code {
-        case ENOSPC, EDQUOT:
+        switch SystemError(rawValue: code) {
+        case .noSpace, .quotaExceeded:
             "\(self). Free some space, or write elsewhere."
-        case EFBIG:
+        case .fileTooLarge:
             "\(self). The file has reached the largest size allowed ('ulimit -f' shows the limit)."
-        case EBADF where destination == .standardOutput:
+        case .badDescriptor where destination == .standardOutput:
             "\(self). Was gpsfix started with its output closed (>&-)?"
         default:
             "\(self)."

@@ -2,14 +2,13 @@ import CGPS
 import GPSLocation
 import GPSSources
 import GPSSystem
-import Glibc
 
 /// One run of a `GpsdManager`, on its own thread: connect, read, reconnect, until stopped or
 /// failed. Owns the run's libgps reader, which never moves.
 final class GpsdSession {
     /// Back-off between attempts to reach gpsd again.
     static let reconnection = Reconnection(first: 0.25, longest: 4.0)
-    static let connectTimeout = 5.0
+    static let connectTimeout = Duration.seconds(5)
     /// The longest line kept: gpsd's longest report is about 11 kB.
     static let maximumLine = JSONValue.maximumSize
     static let readSize = 16_384
@@ -75,13 +74,13 @@ final class GpsdSession {
     }
 
     /// Connects and asks for reports.
-    private func open(_ wakeup: Wakeup) -> Result<TCPConnection, TCPConnection.Failure> {
+    private func open(_ wakeup: Wakeup) -> Result<TCPConnection, SocketError> {
         do {
             let connection = try TCPConnection.connect(host: manager.host, port: manager.port,
                                                        timeout: Self.connectTimeout, wakeup: wakeup)
             let nmea = manager.forwardsSentences ? ",\"nmea\":true" : ""
             try connection.sendAll(Array("?WATCH={\"enable\":true,\"json\":true\(nmea)};\n".utf8),
-                                   seconds: Self.connectTimeout, wakeup: wakeup)
+                                   timeout: Self.connectTimeout, wakeup: wakeup)
             lines.reset()
             return .success(connection)
         } catch {
@@ -106,7 +105,7 @@ final class GpsdSession {
             if run.isStopped { return .stopped }
             let left = manager.watchdog - (Clocks.monotonicSeconds - lastHeard)
             guard left > 0 else { return .lost(reason: "gpsd went silent (nothing usable for \(format(manager.watchdog)) s)") }
-            let readiness: TCPConnection.Readiness
+            let readiness: FileDescriptor.Wait
             do {
                 readiness = try connection.waitReadable(seconds: left, wakeup: wakeup)
             } catch {
@@ -119,14 +118,14 @@ final class GpsdSession {
                 continue
             case .timedOut:
                 continue
-            case .readable:
+            case .ready:
                 break
             }
             let received = buffer.withUnsafeMutableBytes { raw in Result { () throws(SystemError) in try connection.receive(into: raw) } }
             let count: Int
             switch received {
-            case .success(let n): count = n
-            case .failure(.wouldBlock): continue
+            case .success(.processed(let n)): count = n
+            case .success(.wouldBlock): continue
             case .failure(let error): return .lost(reason: "gpsd's connection failed: \(error)")
             }
             guard count > 0 else { return .lost(reason: "gpsd closed the connection") }

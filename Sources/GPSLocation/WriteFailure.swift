@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 
 /// A write that did not happen: what was being written to, and the system's reason for
 /// refusing it. A fact, kept whole (the errno, not a sentence made of it), so that whoever
@@ -20,10 +20,10 @@ public struct WriteFailure: Error, Hashable, Codable, Sendable, CustomStringConv
 
     /// The reader of a pipe went away (`gpsfix watch | head -1`): the one write failure that
     /// is the reader's choice, not something going wrong.
-    public var readerWentAway: Bool { code == EPIPE }
+    public var readerWentAway: Bool { code == SystemError.brokenPipe.rawValue }
 
     /// The system's words for `code`, as strerror(3) gives them.
-    public var reason: String { String(cString: strerror(code)) }
+    public var reason: String { SystemError(rawValue: code).description }
 
     /// "cannot write to standard output: No space left on device"
     public var description: String {

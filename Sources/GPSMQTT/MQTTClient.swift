@@ -1,5 +1,4 @@
 import GPSSystem
-import Glibc
 import Synchronization
 
 /// A connection to an MQTT broker that stays up by itself: it connects on a thread of its own,
@@ -55,7 +54,7 @@ public final class MQTTClient: Sendable {
         /// `queue.dropped` when the broker was last lost (or the start), until it is back.
         var droppedAtOutage: Int? = 0
         /// The client's own thread, while it runs: a stop from there cannot wait for its end.
-        var thread: pthread_t?
+        var thread: ThreadIdentity?
     }
 
     public init(settings: MQTTSettings, queueCapacity: Int = MQTTClient.defaultQueueCapacity,
@@ -74,7 +73,7 @@ public final class MQTTClient: Sendable {
         }
         guard first else { return }
         spawnThread(name: "gpsfix-mqtt") { [self] in
-            shared.withLock { $0.thread = pthread_self() }
+            shared.withLock { $0.thread = .current }
             ClientLoop(client: self).main()
             ended.store(true, ordering: .releasing)
         }
@@ -120,13 +119,13 @@ public final class MQTTClient: Sendable {
     public func stop(within seconds: Double = 2) {
         let running = shared.withLock { s -> Bool in
             s.stopping = true
-            let own = s.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            let own = s.thread == .current
             return s.started && !own
         }
         wakeup?.signal()
         guard running else { return }
         let deadline = Clocks.monotonicSeconds + seconds
-        while !ended.load(ordering: .acquiring), Clocks.monotonicSeconds < deadline { usleep(5_000) }
+        while !ended.load(ordering: .acquiring), Clocks.monotonicSeconds < deadline { Clocks.sleep(for: .milliseconds(5)) }
     }
 
     /// Messages dropped because the queue was full, since the start.
@@ -214,6 +213,7 @@ private struct ClientLoop {
         var connected = false
         var stopDeadline: Double?
         var nextTick = Clocks.monotonicSeconds + 1
+        var fds = PollSet()
         while true {
             if connected, stopDeadline == nil, Clocks.monotonicSeconds >= nextTick {
                 nextTick = Clocks.monotonicSeconds + 1
@@ -258,17 +258,15 @@ private struct ClientLoop {
                     return .stopped
                 }
             }
-            var fds = [
-                pollfd(fd: connection.socket, events: Int16(POLLIN) | (connection.wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
-                pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0),
-            ]
+            guard connection.socket >= 0 else { return .lost(.unreachable(broker: client.settings.broker, reason: "connection closed")) }
+            fds.removeAll()
+            fds.append(FileDescriptor(rawValue: connection.socket), for: connection.wantsWrite ? [.readable, .writable] : .readable)
+            fds.append(wakeup.descriptor, for: .readable)
             // Woken by a publish or a stop; otherwise once a second for keep-alive.
-            let timeout: Int32 = stopDeadline == nil ? 1000 : 20
-            guard fds[0].fd >= 0 else { return .lost(.unreachable(broker: client.settings.broker, reason: "connection closed")) }
-            _ = poll(&fds, 2, timeout)
-            if fds[1].revents != 0 { wakeup.drain() }
-            let socketEvents = fds[0].revents
-            if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            _ = try? fds.wait(timeout: stopDeadline == nil ? .seconds(1) : .milliseconds(20))
+            if !fds.ready(at: 1).isEmpty { wakeup.drain() }
+            let socketEvents = fds.ready(at: 0)
+            if !socketEvents.isDisjoint(with: .readableOrGone) {
                 // libmosquitto reads one QoS 0 packet a call: a backlog (a fleet of thousands)
                 // is taken up to `readBatch` packets a turn rather than one poll per packet, or
                 // the broker's PINGRESP, queued behind it, comes too late for the keep-alive.
@@ -278,7 +276,7 @@ private struct ClientLoop {
                     if connection.newsCount == before { break }
                 }
             }
-            if socketEvents & Int16(POLLOUT) != 0, let error = connection.write() {
+            if socketEvents.contains(.writable), let error = connection.write() {
                 return ended(error, connection, stopping: stopDeadline != nil)
             }
             if let error = connection.misc() { return ended(error, connection, stopping: stopDeadline != nil) }

@@ -1,7 +1,6 @@
 public import GPSLocation
 import GPSSources
 import GPSSystem
-import Glibc
 import NMEA
 import Synchronization
 
@@ -35,7 +34,7 @@ public final class MQTTManager: LocationManagerInterface {
     private let runs = SourceRuns(name: "gpsfix-mqtt")
     /// The client of the run under way, for a stop to end: its loop waits on its own wake-up;
     /// and the run's thread, where a stop (from an event's handler) cannot wait for its end.
-    private let client = Mutex<(client: MQTTClient, thread: pthread_t)?>(nil)
+    private let client = Mutex<(client: MQTTClient, thread: ThreadIdentity)?>(nil)
     private let label = Mutex<String?>(nil)
     /// The handler, boxed: a closure kept directly in a `Mutex` is re-wrapped in a thunk by
     /// every `withLock` (its inout write-back), so each call went one thunk deeper, and
@@ -88,7 +87,7 @@ public final class MQTTManager: LocationManagerInterface {
                 self.handle(event, seen, reporter)
             }
             seen.client = fresh
-            client.withLock { $0 = (fresh, pthread_self()) }
+            client.withLock { $0 = (fresh, .current) }
             // A stop made before the client was in place had no client to end: it set the
             // run's flag, which is read after the client is.
             if !run.isStopped { fresh.run() }
@@ -104,7 +103,7 @@ public final class MQTTManager: LocationManagerInterface {
         if let (client, thread) = client.withLock({ $0.take() }) {
             // From the run's own thread (a handler that has seen enough) the client ends once
             // the handler returns: waiting for that here would only wait out the 0.5 s.
-            client.stop(within: pthread_equal(thread, pthread_self()) != 0 ? 0 : 0.5)
+            client.stop(within: thread == .current ? 0 : 0.5)
         }
         if stopped { onFleetNews?(.stopped) }
     }

@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 
 extension MQTTSettings {
     /// The settings `mqtt://[USER@]HOST[:PORT]/PREFIX` or `mqtts://…` names: the broker, the
@@ -24,9 +24,7 @@ extension MQTTSettings {
     /// `gpsfix-HOSTNAME-PREFIX`: stable across restarts (a broker and Home Assistant know it
     /// again), different for each receiver of a fleet published from one machine.
     public static func defaultClientID(prefix: String) -> String {
-        var name = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&name, name.count) == 0
-            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
+        let host = Environment.hostName ?? "localhost"
         return "gpsfix-\(host)-\(MQTTTopics.name(prefix))"
     }
 }

@@ -1,5 +1,5 @@
 import CMosquitto
-import Glibc
+import GPSSystem
 
 // Every call into libmosquitto lives here. `MQTTClient` drives it from one thread of its own
 // with libmosquitto's external-loop calls (`mosquitto_socket`, `mosquitto_loop_read`,
@@ -66,8 +66,12 @@ final class MosquittoConnection {
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw .badSetting("last will on '\(will.topic)' not accepted: \(describe(rc))") }
         }
         if let tls = s.tls {
-            for path in [tls.caFile, tls.certFile, tls.keyFile].compactMap({ $0 }) where access(path, R_OK) != 0 {
-                throw .badSetting("\(path): cannot be read (\(String(cString: strerror(errno))))")
+            for path in [tls.caFile, tls.certFile, tls.keyFile].compactMap({ $0 }) {
+                do {
+                    try FileSystem.checkReadable(path)
+                } catch {
+                    throw .badSetting("\(path): cannot be read (\(error))")
+                }
             }
             // Without a CA file, the system's CAs (a broker with a public certificate).
             let caPath: String? = tls.caFile == nil ? "/etc/ssl/certs" : nil
@@ -139,7 +143,7 @@ final class MosquittoConnection {
             return .tlsFailed(broker: broker, reason: lastError.map(Self.tlsReason) ?? Self.describe(rc))
         }
         if rc == MOSQ_ERR_ERRNO.rawValue {
-            return .unreachable(broker: broker, reason: String(cString: strerror(errno)))
+            return .unreachable(broker: broker, reason: SystemError.current.description)
         }
         return .unreachable(broker: broker, reason: Self.describe(rc))
     }

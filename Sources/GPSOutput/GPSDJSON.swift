@@ -1,5 +1,5 @@
 public import NMEA
-import Glibc
+import GPSSystem
 import GPSLocation
 
 /// gpsd's JSON reports (its "JSON protocol", as `gpspipe -w` prints it): field names, units and
@@ -123,21 +123,19 @@ public enum GPSDJSON {
     /// `2026-11-30T07:10:00.123Z` for an instant given as seconds since 1970 (the wall
     /// clock): the times gpsd stamps on its own reports, and `-t`'s line prefix.
     public static func appendISO8601(unixSeconds seconds: Double, into w: inout ByteWriter) {
-        var whole = time_t(seconds.rounded(.down))
         let millis = Int(((seconds - seconds.rounded(.down)) * 1000).rounded(.down))
-        var parts = tm()
-        gmtime_r(&whole, &parts)
-        w.append(Int(parts.tm_year) + 1900, width: 4)
+        let parts = CalendarTime.utc(seconds)
+        w.append(parts.year, width: 4)
         w.append(byte: 0x2D)
-        w.append(Int(parts.tm_mon) + 1, width: 2)
+        w.append(parts.month, width: 2)
         w.append(byte: 0x2D)
-        w.append(Int(parts.tm_mday), width: 2)
+        w.append(parts.day, width: 2)
         w.append(byte: 0x54)
-        w.append(Int(parts.tm_hour), width: 2)
+        w.append(parts.hour, width: 2)
         w.append(byte: 0x3A)
-        w.append(Int(parts.tm_min), width: 2)
+        w.append(parts.minute, width: 2)
         w.append(byte: 0x3A)
-        w.append(Int(parts.tm_sec), width: 2)
+        w.append(parts.second, width: 2)
         w.append(byte: 0x2E)
         w.append(min(millis, 999), width: 3)
         w.append(byte: 0x5A)

@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 public import GPSLocation
 import Synchronization
 
@@ -54,18 +54,15 @@ public final class GPSOutputStream {
 
     public func flush() {
         guard !writer.isEmpty else { return }
+        let descriptor = FileDescriptor(rawValue: fd)
         let code = writer.withUnsafeBytes { raw -> Int32? in
             guard failure == nil else { return nil }
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += n
+            do throws(SystemError) {
+                try descriptor.writeAll(raw)
+                return nil
+            } catch {
+                return error.rawValue
             }
-            return nil
         }
         if let code { failure = WriteFailure(destination, code: code) }
         writer.removeAll()

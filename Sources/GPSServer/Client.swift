@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 
 /// One connected client, as the server loop sees it. Touched only by the loop's thread.
 final class Client {
@@ -11,7 +11,8 @@ final class Client {
         case nmea
     }
 
-    let fd: Int32
+    /// Owned: closed by `close()`.
+    let descriptor: FileDescriptor
     let kind: Kind
     /// `127.0.0.1:43210`, for the log.
     let peer: String
@@ -36,8 +37,8 @@ final class Client {
     var closing = false
     var closed = false
 
-    init(fd: Int32, kind: Kind, peer: String, host: String, now: Double, configuration c: ServerConfiguration) {
-        self.fd = fd
+    init(descriptor: FileDescriptor, kind: Kind, peer: String, host: String, now: Double, configuration c: ServerConfiguration) {
+        self.descriptor = descriptor
         self.kind = kind
         self.peer = peer
         self.host = host
@@ -91,14 +92,13 @@ final class Client {
     private(set) var widened = false
 
     func setSendBuffer(_ size: Int32) {
-        var size = size
-        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        descriptor.setSendBuffer(size)
         widened = size > Self.sendBuffer
     }
 
     func close() {
         guard !closed else { return }
         closed = true
-        Glibc.close(fd)
+        descriptor.close()
     }
 }

@@ -1,5 +1,4 @@
 import GPSSystem
-import Glibc
 public import GPSLocation
 import GPSOutput
 import Synchronization
@@ -29,8 +28,8 @@ public final class GpsdServer: Sendable {
     let log: @Sendable (String) -> Void
     /// Holds the log lines clients cause to a rate, with counts.
     let throttle: LogThrottle
-    let listeners: [Listener]
-    let nmeaListener: Listener?
+    let listeners: [TCPListener]
+    let nmeaListener: TCPListener?
     let datagrams: DatagramSender?
     /// Wakes the loop from `poll` when the source has news or `stop` is called.
     let wake: Wakeup
@@ -105,7 +104,7 @@ public final class GpsdServer: Sendable {
     /// starts. One device per source, in `publish`'s order.
     public convenience init(configuration: ServerConfiguration, devices: [DeviceDescription],
                             log: @escaping @Sendable (String) -> Void) throws(ServerError) {
-        try self.init(listeners: [Listener(configuration.address)], configuration: configuration, devices: devices, log: log)
+        try self.init(listeners: [TCPListener.listening(on: configuration.address)], configuration: configuration, devices: devices, log: log)
     }
 
     /// A server of one device.
@@ -121,8 +120,8 @@ public final class GpsdServer: Sendable {
     public convenience init(configuration: ServerConfiguration, listeningOn descriptors: [Int32], devices: [DeviceDescription],
                             log: @escaping @Sendable (String) -> Void) throws(ServerError) {
         precondition(!descriptors.isEmpty, "a server needs a socket to listen on")
-        var listeners: [Listener] = []
-        for descriptor in descriptors { listeners.append(try Listener(adopting: descriptor)) }
+        var listeners: [TCPListener] = []
+        for descriptor in descriptors { listeners.append(try TCPListener.adopting(descriptor)) }
         try self.init(listeners: listeners, configuration: configuration, devices: devices, log: log)
     }
 
@@ -140,23 +139,23 @@ public final class GpsdServer: Sendable {
         try self.init(configuration: configuration, listeningOn: descriptors, devices: [device], log: log)
     }
 
-    private init(listeners: [Listener], configuration: ServerConfiguration, devices: [DeviceDescription],
+    private init(listeners: [TCPListener], configuration: ServerConfiguration, devices: [DeviceDescription],
                  log: @escaping @Sendable (String) -> Void) throws(ServerError) {
         addresses = listeners.map(\.address)
         exposed = listeners.filter { !$0.isLoopback }.map(\.address)
         self.listeners = listeners
-        var nmeaListener: Listener?
-        if let requested = configuration.nmeaAddress { nmeaListener = try Listener(requested) }
+        var nmeaListener: TCPListener?
+        if let requested = configuration.nmeaAddress { nmeaListener = try TCPListener.listening(on: requested) }
         nmeaAddress = nmeaListener?.address
         nmeaIsLoopback = nmeaListener?.isLoopback ?? true
         self.nmeaListener = nmeaListener
         var datagrams: DatagramSender?
-        if let target = configuration.nmeaDatagramAddress { datagrams = try DatagramSender(target) }
+        if let target = configuration.nmeaDatagramAddress { datagrams = try DatagramSender.sending(to: target) }
         self.datagrams = datagrams
         self.configuration = configuration
         self.log = log
         throttle = LogThrottle(window: configuration.logWindow.seconds)
-        guard let wake = Wakeup() else { throw .system(call: "pipe", reason: String(cString: strerror(errno))) }
+        guard let wake = Wakeup() else { throw .system(call: "pipe", reason: "out of file descriptors") }
         self.wake = wake
         shared = Mutex(Shared(devices: devices.map { DeviceState($0) }))
     }
@@ -235,16 +234,11 @@ public final class GpsdServer: Sendable {
         if mustWake { wake.signal() }
     }
 
-    /// The NMEA port's descriptor, or -1 (which `poll` skips) when there is none.
-    var nmeaListenerFD: Int32 {
-        switch nmeaListener {
-        case .some(let listener): listener.fd
-        case .none: -1
-        }
-    }
+    /// The NMEA port's descriptor, or nil (which `poll` skips) when there is none.
+    var nmeaListenerFD: FileDescriptor? { nmeaListener?.descriptor }
 
     /// Accepts on the NMEA port.
-    func acceptNMEA() -> Listener.Accepted {
+    func acceptNMEA() -> TCPListener.Accepted {
         switch nmeaListener {
         case .some(let listener): listener.accept()
         case .none: .none

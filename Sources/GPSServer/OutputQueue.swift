@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 
 /// What waits to be written to one client: whole lines, bounded in bytes. The lines are
 /// shared arrays (a report is formatted once for every client, a DEVICES or POLL reply once
@@ -47,20 +47,25 @@ struct OutputQueue {
         /// The socket is full; `wrote` bytes went before it was.
         case blocked(wrote: Int)
         /// The client has gone (EPIPE, ECONNRESET).
-        case failed(errno: Int32)
+        case failed(SystemError)
     }
 
     /// Writes as much as the socket takes now, without blocking.
-    mutating func flush(to fd: Int32) -> Progress {
+    mutating func flush(to descriptor: FileDescriptor) -> Progress {
         var wrote = 0
         while head < lines.count {
-            let n = lines[head].bytes.withUnsafeBytes { raw in
-                send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            let start = offset
+            let result: IOResult<Int>
+            do {
+                result = try lines[head].bytes.withUnsafeBytes { raw in
+                    Result { () throws(SystemError) in try descriptor.send(UnsafeRawBufferPointer(rebasing: raw[start...])) }
+                }.get()
+            } catch {
+                return .failed(error)
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { compact(); return .blocked(wrote: wrote) }
-                return .failed(errno: errno)
+            guard case .processed(let n) = result else {
+                compact()
+                return .blocked(wrote: wrote)
             }
             wrote += n
             if lines[head].reply { replyBytes -= n } else { reportBytes -= n }

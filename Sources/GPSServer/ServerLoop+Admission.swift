@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 
 /// Who gets a slot: every client up to `maxClients`, and up to `maxClientsPerAddress` from
 /// any one address; a newcomer that finds no room is served in place of the client in its
@@ -13,12 +13,12 @@ extension ServerLoop {
     }
 
     /// Takes every waiting connection that `accept` has, as clients of `kind`.
-    mutating func acceptClients(_ kind: Client.Kind, now: Double, from accept: () -> Listener.Accepted) {
+    mutating func acceptClients(_ kind: Client.Kind, now: Double, from accept: () -> TCPListener.Accepted) {
         while true {
-            let fd: Int32, peer: String, host: String
+            let connection: TCPListener.Connection
             switch accept() {
-            case .client(let f, let p, let h):
-                (fd, peer, host) = (f, p, h)
+            case .connection(let accepted):
+                connection = accepted
             case .none:
                 return
             case .exhausted(let reason):
@@ -28,11 +28,12 @@ extension ServerLoop {
                 acceptPausedUntil = now + 1
                 return
             }
-            var on: Int32 = 1
-            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            let fd = connection.descriptor
+            let (host, peer) = (connection.host, ListenAddress(host: connection.host, port: connection.port).description)
+            fd.setNoDelay()
             // A peer that vanishes without a word frees its slot within minutes.
             KeepAlive.enable(on: fd)
-            let client = Client(fd: fd, kind: kind, peer: peer, host: host, now: now, configuration: config)
+            let client = Client(descriptor: fd, kind: kind, peer: peer, host: host, now: now, configuration: config)
             client.setSendBuffer(Client.sendBuffer)
             if let refusal = makeRoom(for: client, now: now) {
                 // NMEA has no way to say why: its client is only closed.
@@ -76,7 +77,7 @@ extension ServerLoop {
         if inTheWay.kind == .gpsd {
             inTheWay.send(Reports.error("Closed to make room for a new client: nothing asked or received for \(idle) s"), now: now)
         }
-        _ = inTheWay.queue.flush(to: inTheWay.fd)
+        _ = inTheWay.queue.flush(to: inTheWay.descriptor)
         inTheWay.close()
         server.peerLog("gave-way", "idle clients closed to make room for new ones",
                        "closed \(inTheWay.peer), idle for \(idle) s, to make room for \(newcomer.peer)")

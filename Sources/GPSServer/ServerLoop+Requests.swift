@@ -1,4 +1,3 @@
-import Glibc
 import GPSSystem
 
 /// A client's requests, read and answered. DEVICES and POLL come from the loop's cache, so
@@ -8,8 +7,16 @@ import GPSSystem
 extension ServerLoop {
     mutating func receive(_ client: Client, now: Double, buffer: inout [UInt8]) {
         guard !client.closed else { return }
-        let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
+        let received = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SystemError) in try client.descriptor.receive(into: raw) }
+        }
+        let n: Int
+        switch received {
+        case .success(.processed(let count)) where count > 0:
+            n = count
+        case .success(.wouldBlock):
+            return
+        case .success, .failure:
             // The client hung up; nothing more can reach it.
             client.close()
             return

@@ -30,7 +30,7 @@ extension ServerLoop {
 
     private func timeOut(_ client: Client, _ message: String, now: Double) {
         client.send(Reports.error(message), now: now)
-        _ = client.queue.flush(to: client.fd)
+        _ = client.queue.flush(to: client.descriptor)
         client.close()
     }
 }

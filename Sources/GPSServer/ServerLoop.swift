@@ -1,5 +1,4 @@
 import GPSSystem
-import Glibc
 import GPSLocation
 
 extension GpsdServer {
@@ -38,53 +37,52 @@ struct ServerLoop {
     }
 
     mutating func run() {
-        var fds: [pollfd] = []
+        var fds = PollSet()
         var buffer = [UInt8](repeating: 0, count: 4096)
         var counted = 0
         while true {
-            fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: server.wake.descriptor, events: Int16(POLLIN), revents: 0))
+            fds.removeAll()
+            fds.append(server.wake.descriptor, for: .readable)
             // Out of descriptors, a waiting connection cannot be taken: stop asking for a
             // while rather than spin on a listener that is always ready.
-            let accepting = Clocks.monotonicSeconds < acceptPausedUntil ? 0 : Int16(POLLIN)
-            for listener in server.listeners { fds.append(pollfd(fd: listener.fd, events: accepting, revents: 0)) }
-            // Absent, it is polled as -1: poll skips it, and the clients' indices stay put.
-            let nmeaIndex = fds.count
-            fds.append(pollfd(fd: server.nmeaListenerFD, events: accepting, revents: 0))
+            let accepting: Readiness = Clocks.monotonicSeconds < acceptPausedUntil ? [] : .readable
+            for listener in server.listeners { fds.append(listener.descriptor, for: accepting) }
+            // Absent, it holds its place unpolled, and the clients' indices stay put.
+            let nmeaIndex = fds.append(server.nmeaListenerFD, for: accepting)
             let firstClient = fds.count
             for client in clients {
-                var events = Int16(POLLIN)
-                if !client.queue.isEmpty { events |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: client.fd, events: events, revents: 0))
+                fds.append(client.descriptor, for: client.queue.isEmpty ? .readable : [.readable, .writable])
             }
             // The timeout only paces the client timers and the heartbeat; news wakes the loop
             // through the pipe.
-            var timeout: Int32 = 250
+            var timeout = 0.25
             if let heartbeat {
                 if Clocks.monotonicSeconds >= nextBeat {
                     heartbeat.beat()
                     // Counted from the end of this beat: never two closer than asked.
                     nextBeat = Clocks.monotonicSeconds + heartbeat.interval
                 }
-                timeout = min(timeout, Clocks.pollTimeout(nextBeat - Clocks.monotonicSeconds))
+                timeout = min(timeout, nextBeat - Clocks.monotonicSeconds)
             }
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0 && errno != EINTR { server.log("gpsfix: serve: poll failed: \(String(cString: strerror(errno)))") }
+            do {
+                try fds.wait(seconds: timeout)
+            } catch {
+                server.log("gpsfix: serve: poll failed: \(error)")
+            }
             // Timers run on the monotonic clock; what clients are told is stamped by the wall clock.
             let now = Clocks.monotonicSeconds
 
-            if fds[0].revents != 0 {
+            if !fds.ready(at: 0).isEmpty {
                 server.wake.drain()
                 if takePublished(now: now) { break }
             }
             for (index, client) in clients.enumerated() {
-                let revents = fds[firstClient + index].revents
-                if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client, now: now, buffer: &buffer) }
+                if !fds.ready(at: firstClient + index).isDisjoint(with: .readableOrGone) { receive(client, now: now, buffer: &buffer) }
             }
-            for (index, listener) in server.listeners.enumerated() where fds[1 + index].revents & Int16(POLLIN) != 0 {
+            for (index, listener) in server.listeners.enumerated() where fds.ready(at: 1 + index).contains(.readable) {
                 acceptClients(.gpsd, now: now, from: listener.accept)
             }
-            if fds[nmeaIndex].revents & Int16(POLLIN) != 0 { acceptClients(.nmea, now: now, from: server.acceptNMEA) }
+            if fds.ready(at: nmeaIndex).contains(.readable) { acceptClients(.nmea, now: now, from: server.acceptNMEA) }
             // Before anything is written: a client that has its greeting is counted.
             count(&counted)
             for client in clients where !client.closed { flush(client, now: now) }
@@ -94,7 +92,7 @@ struct ServerLoop {
             tellHeldCounts(now: now)
         }
         for client in clients {
-            _ = client.queue.flush(to: client.fd)
+            _ = client.queue.flush(to: client.descriptor)
             client.close()
         }
         clients.removeAll()
@@ -165,16 +163,16 @@ struct ServerLoop {
     /// Sends one sentence to the datagram address, if there is one; a datagram the kernel
     /// will not take is lost and counted, never waited for.
     private mutating func sendDatagram(_ line: [UInt8]) {
-        guard let datagrams = server.datagrams else { return }
+        guard let datagrams = server.datagrams, let target = config.nmeaDatagramAddress else { return }
         do {
             try datagrams.send(line)
             if datagramsLost > 0 {
-                server.log("gpsfix: serve: sending NMEA to \(datagrams.target) again; \(datagramsLost) sentences were not sent")
+                server.log("gpsfix: serve: sending NMEA to \(target) again; \(datagramsLost) sentences were not sent")
                 datagramsLost = 0
             }
         } catch {
             if datagramsLost == 0 {
-                server.log("gpsfix: serve: cannot send NMEA to \(datagrams.target) (\(error)); counting the sentences lost until it can")
+                server.log("gpsfix: serve: cannot send NMEA to \(target) (\(error)); counting the sentences lost until it can")
             }
             datagramsLost += 1
         }
@@ -185,7 +183,7 @@ struct ServerLoop {
             if client.closing { client.close() }
             return
         }
-        switch client.queue.flush(to: client.fd) {
+        switch client.queue.flush(to: client.descriptor) {
         case .drained(let wrote):
             if wrote > 0 { client.lastProgress = now }
             // The large reply is out: back to holding little in the kernel.

@@ -15,9 +15,7 @@ public final class ServiceNotifier: Sendable {
     /// How often the manager wants to hear WATCHDOG=1 (half its `WATCHDOG_USEC`, as systemd
     /// advises), in seconds; nil when it does not watch this process.
     public let watchdogInterval: Double?
-    private let descriptor: Int32
-    /// `sun_path` as sent, with its length: a path ends in NUL, an abstract name starts with one.
-    private let path: [CChar]
+    private let socket: UnixDatagramSender
 
     public enum Message: Equatable, Sendable {
         /// Started: the manager ends the start job.
@@ -43,25 +41,23 @@ public final class ServiceNotifier: Sendable {
     /// A notifier for the socket `address`; `watchdogMicroseconds` is `WATCHDOG_USEC` when the
     /// manager watches this process.
     public init(address: String, watchdogMicroseconds: UInt64? = nil) throws(ServiceNotifierError) {
-        var bytes = Array(address.utf8).map { CChar(bitPattern: $0) }
+        let abstract: Bool
         switch address.utf8.first {
-        case UInt8(ascii: "/"):
-            bytes.append(0)
-        case UInt8(ascii: "@"):
-            bytes[0] = 0
-        default:
-            throw .unsupportedAddress(address)
+        case UInt8(ascii: "/"): abstract = false
+        case UInt8(ascii: "@"): abstract = true
+        default: throw .unsupportedAddress(address)
         }
-        guard bytes.count <= MemoryLayout.size(ofValue: sockaddr_un().sun_path) else { throw .addressTooLong(address) }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw .system(call: "socket", SystemError(rawValue: errno)) }
-        self.descriptor = descriptor
+        do {
+            socket = try UnixDatagramSender(path: Array(address.utf8.dropFirst(abstract ? 1 : 0)), abstract: abstract)
+        } catch {
+            switch error {
+            case .badLength: throw .addressTooLong(address)
+            case .system(let error): throw .system(call: "socket", error)
+            }
+        }
         self.address = address
-        path = bytes
         watchdogInterval = watchdogMicroseconds.flatMap { $0 > 0 ? Double($0) / 2_000_000 : nil }
     }
-
-    deinit { close(descriptor) }
 
     /// What `take` reads from the environment, in this order.
     public static let variables = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
@@ -93,24 +89,11 @@ public final class ServiceNotifier: Sendable {
         try send(messages)
     }
 
+    /// Sends `messages` as one datagram, in their order; throws `SystemError.wouldBlock` when
+    /// the manager has no room for it now (it is lost: the next says more).
     public func send(_ messages: [Message]) throws(SystemError) {
         let text = messages.map(\.line).joined(separator: "\n")
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            path.withUnsafeBytes { raw.copyMemory(from: $0) }
-        }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count)
-        let bytes = Array(text.utf8)
-        _ = try retryingInterrupts {
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
-                    bytes.withUnsafeBytes {
-                        sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), target, length)
-                    }
-                }
-            }
-        }
+        if case .wouldBlock = try socket.send(Array(text.utf8)) { throw .wouldBlock }
     }
 }
 

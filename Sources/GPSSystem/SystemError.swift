@@ -2,11 +2,14 @@ import Glibc
 
 /// An `errno` value, captured the moment the call that set it returned.
 ///
-/// Named cases for the values the serial source decides on; the rest keep their number and
-/// read as the C library's message.
+/// Every failure GPSSystem's calls report, except "not now" (`IOResult.wouldBlock`) and an
+/// interruption (retried inside). Named cases for the values callers decide on; the rest
+/// keep their number and read as the C library's message.
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The `errno` number.
     public let rawValue: Int32
 
+    /// The error numbered `rawValue`.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// A signal arrived during the call. The corresponding C constant is `EINTR`.
@@ -32,6 +35,28 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not a terminal, so no termios. The corresponding C constant is `ENOTTY`.
     public static let notATerminal = SystemError(rawValue: ENOTTY)
 
+    /// The reader of a pipe or socket went away. The corresponding C constant is `EPIPE`.
+    public static let brokenPipe = SystemError(rawValue: EPIPE)
+    /// Something is already there by that name. The corresponding C constant is `EEXIST`.
+    public static let fileExists = SystemError(rawValue: EEXIST)
+    /// The disk is full. The corresponding C constant is `ENOSPC`.
+    public static let noSpace = SystemError(rawValue: ENOSPC)
+    /// Over the disk quota. The corresponding C constant is `EDQUOT`.
+    public static let quotaExceeded = SystemError(rawValue: EDQUOT)
+    /// The file has reached the largest size allowed. The corresponding C constant is `EFBIG`.
+    public static let fileTooLarge = SystemError(rawValue: EFBIG)
+    /// Not an open descriptor. The corresponding C constant is `EBADF`.
+    public static let badDescriptor = SystemError(rawValue: EBADF)
+    /// Given up: the process is exiting. The corresponding C constant is `ECANCELED`.
+    public static let canceled = SystemError(rawValue: ECANCELED)
+    /// A directory where a file was wanted. The corresponding C constant is `EISDIR`.
+    public static let isADirectory = SystemError(rawValue: EISDIR)
+
+    /// `errno` now: for a C library outside GPSSystem (libmosquitto) that says "see errno".
+    /// Read it straight after the call that failed; anything in between may change it.
+    public static var current: SystemError { SystemError(rawValue: errno) }
+
+    /// The C library's words for it: "No such file or directory".
     public var description: String { String(cString: strerror(rawValue)) }
 }
 

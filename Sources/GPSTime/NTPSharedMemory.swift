@@ -1,5 +1,4 @@
 import CTimeSamples
-import Glibc
 import GPSSystem
 
 /// The NTP shared-memory refclock (ntpd's driver 28, chrony's `refclock SHM UNIT`): a System V
@@ -13,6 +12,7 @@ public final class NTPSharedMemory: @unchecked Sendable {
     // @unchecked: `segment` is attached once and written by one thread at a time (the
     // source's).
     public let unit: Int
+    private let attached: SharedMemorySegment
     private let segment: UnsafeMutablePointer<gpsfix_shm_time>
 
     /// log2 of the samples' expected jitter, in seconds: -1 is half a second, about what an
@@ -24,33 +24,30 @@ public final class NTPSharedMemory: @unchecked Sendable {
     public init(unit: Int) throws(TimeFeedError) {
         precondition(unit >= 0 && unit <= 255, "an NTP SHM unit is 0 to 255")
         let mode: Int32 = unit <= 1 ? 0o600 : 0o666
-        let identifier = shmget(key_t(Self.key(unit: unit)), MemoryLayout<gpsfix_shm_time>.size, IPC_CREAT | mode)
-        guard identifier >= 0 else {
-            let code = errno
-            switch code {
-            case EACCES, EPERM: throw .sharedMemoryRefused(unit: unit, SystemError(rawValue: code))
-            case EINVAL: throw .sharedMemoryMismatch(unit: unit)
-            default: throw .system(call: "shmget", SystemError(rawValue: code))
+        do {
+            attached = try SharedMemorySegment(key: Self.key(unit: unit), size: MemoryLayout<gpsfix_shm_time>.size, mode: mode)
+        } catch {
+            switch (error.call, error.error) {
+            case ("shmget", .permissionDenied), ("shmget", .notPermitted), ("shmat", .permissionDenied):
+                throw .sharedMemoryRefused(unit: unit, error.error)
+            case ("shmget", .invalidArgument):
+                throw .sharedMemoryMismatch(unit: unit)
+            default:
+                throw .system(call: error.call, error.error)
             }
         }
-        guard let address = shmat(identifier, nil, 0), address != UnsafeMutableRawPointer(bitPattern: -1) else {
-            let code = errno
-            if code == EACCES { throw .sharedMemoryRefused(unit: unit, SystemError(rawValue: code)) }
-            throw .system(call: "shmat", SystemError(rawValue: code))
-        }
         self.unit = unit
-        segment = address.bindMemory(to: gpsfix_shm_time.self, capacity: 1)
+        segment = attached.address.bindMemory(to: gpsfix_shm_time.self, capacity: 1)
     }
-
-    deinit { shmdt(segment) }
 
     /// Writes `sample`: the receiver's time as the clock's, the arrival as the system's.
     public func store(_ sample: TimeSample) {
-        gpsfix_shm_store(segment, Self.timespec(sample.trueTime), Self.timespec(sample.arrival), Self.precision, 0)
+        let clock = Self.split(sample.trueTime), receive = Self.split(sample.arrival)
+        gpsfix_shm_store(segment, clock.seconds, clock.nanoseconds, receive.seconds, receive.nanoseconds, Self.precision, 0)
     }
 
-    private static func timespec(_ seconds: Double) -> Glibc.timespec {
+    private static func split(_ seconds: Double) -> (seconds: Int64, nanoseconds: Int) {
         let whole = seconds.rounded(.down)
-        return Glibc.timespec(tv_sec: time_t(whole), tv_nsec: min(Int(((seconds - whole) * 1e9).rounded()), 999_999_999))
+        return (Int64(whole), min(Int(((seconds - whole) * 1e9).rounded()), 999_999_999))
     }
 }

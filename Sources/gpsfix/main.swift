@@ -1,4 +1,3 @@
-import Glibc
 import GPSFixCLI
 
-exit(GPSFixCLI.main(CommandLine.arguments))
+GPSFixCLI.runAndExit(CommandLine.arguments)

@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSSources
+import GPSSystem
 import GPSTestSupport
 import NMEA
 import Testing
@@ -10,7 +11,7 @@ import Testing
     /// Bytes held in memory, read in pieces of `piece` without waiting (`descriptor` nil).
     final class MemoryStream: ByteStream {
         let name = "memory"
-        let descriptor: Int32? = nil
+        let descriptor: FileDescriptor? = nil
         private let bytes: [UInt8]
         private let piece: Int
         private var offset = 0

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import GPSLocation
 @testable import GPSSources
+import GPSSystem
 import GPSTestSupport
 import Testing
 
@@ -85,6 +86,39 @@ struct NMEATCPManagerTests {
         let statuses = delegate.events.compactMap { if case .status(let s) = $0 { s } else { nil } }
         #expect(statuses.contains(.streaming))
         #expect(statuses.first == .started)
+    }
+
+    @Test("The back-off doubles from its first wait to its longest, on the run's clock: each attempt waits its whole time, not less", .timeLimit(.minutes(1)))
+    func backOffDoubles() async throws {
+        // Given a peer that serves a capture and goes away, and a back-off on a clock that
+        // moves only when the test advances it (steps of a power of two: exact sums)
+        let directory = try TemporaryDirectory()
+        let first = try directory.write("first.nmea", SmallCapture.text(epochs: 3))
+        let port = try Loopback.freePort()
+        let socat = try await serve(first, on: port)
+        defer { socat.kill() }
+        let clock = VirtualClock()
+        let manager = NMEATCPManager(host: "127.0.0.1", port: port, options: .init(),
+                                     reconnection: Reconnection(first: 0.25, longest: 1, clock: clock))
+        let delegate = start(manager)
+        defer { manager.stopUpdatingLocation() }
+        func attempts() -> [Int] {
+            delegate.events.compactMap { if case .status(.reconnecting(let attempt)) = $0 { attempt } else { nil } }
+        }
+        #expect(await waitUntil(.seconds(10)) { clock.sleepers == 1 }, "waiting after the drop")
+
+        // When the clock moves through waits of 0.25, 0.5, 1 and 1 (the longest)
+        for (index, wait) in [0.25, 0.5, 1, 1].enumerated() {
+            clock.advance(by: wait / 2)
+            try await Task.sleep(for: .milliseconds(30))
+            #expect(attempts().count == index, "attempt \(index + 1) before its time")
+            clock.advance(by: wait / 2)
+            // Then the next attempt is made (refused: nobody listens any more), and the next wait begins
+            #expect(await waitUntil(.seconds(10)) { attempts().count == index + 1 && clock.sleepers == 1 })
+        }
+        #expect(attempts() == [1, 2, 3, 4])
+        #expect(clock.now == 2.75)
+        #expect(!delegate.ended, "a drop is not the end: \(delegate.events)")
     }
 
     @Test("A peer not there at the start is a clear failure, or waited for when asked to")

@@ -273,31 +273,6 @@ struct ReplayManagerTests {
         #expect(fastElapsed < pacedElapsed)
     }
 
-    @Test("Paced fixes are spaced by the capture's interval divided by the speed", .timeLimit(.minutes(1)))
-    func pacingIntervals() async throws {
-        // Given
-        let dir = try TemporaryDirectory()
-        let path = try dir.write("drive.nmea", SmallCapture.text(epochs: 4))
-        let sut = LocationService(manager: ReplayManager(path: path, speed: .factor(5)))
-        let clock = ContinuousClock()
-        let arrivals = Mutex<[ContinuousClock.Instant]>([])
-        let done = Eventually<Bool>()
-
-        // When
-        sut.subscribe { event in
-            if case .fix = event { arrivals.withLock { $0.append(clock.now) } }
-            if event.isTerminal { done.fulfill(true) }
-        }
-        _ = await done.value(within: patience)
-
-        // Then: 200 ms apart (the first at once)
-        let times = arrivals.withLock { $0 }
-        #expect(times.count == 4)
-        for (a, b) in zip(times, times.dropFirst()) {
-            #expect(b - a >= .milliseconds(150) && b - a <= .milliseconds(600), "gap \(b - a)")
-        }
-    }
-
     // MARK: - stop()
 
     @Test("stop() mid-replay ends the stream promptly, and the manager reports nothing more", .timeLimit(.minutes(1)))

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import GPSLocation
 @testable import GPSSources
+import GPSSystem
 import GPSTestSupport
 import Synchronization
 import Testing
@@ -292,31 +293,34 @@ struct SerialNMEAManagerTests {
 
     @Test("A port that goes quiet is .stale once; data brings .streaming; quiet again is .stale again", .timeLimit(.minutes(1)))
     func staleDetection() async throws {
-        // Given a port opened with a 0.3 s limit, silent at first
+        // Given a port opened with a 0.3 s limit, silent at first, its stale timer on a clock
+        // that moves only when the test advances it (steps of a power of two: exact sums)
         let pty = try PseudoTerminal()
-        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 9600, staleAfter: 0.3, reconnect: false))
+        let clock = VirtualClock()
+        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 9600, staleAfter: 0.25, reconnect: false),
+                                        stableLinkDirectory: DeviceKind.stableLinkDirectory, clock: clock)
         let delegate = await start(manager)
+        #expect(delegate.statuses == [.started])
 
-        // When nothing comes for a while, then two epochs, then nothing again
+        // When less than the limit passes, nothing is said; at the limit, .stale
+        clock.advance(by: 0.125)
+        try await Task.sleep(for: .milliseconds(30))
+        #expect(delegate.statuses == [.started], "stale before its time")
+        clock.advance(by: 0.125)
         #expect(await waitUntil(.seconds(3)) { delegate.statuses.count >= 2 })
-        try await Task.sleep(for: .milliseconds(700))
+        // Quiet for long after: stale is said once
+        clock.advance(by: 4)
+        try await Task.sleep(for: .milliseconds(30))
         #expect(delegate.statuses.count == 2, "stale is said once: \(delegate.statuses)")
+        // Then two epochs, then quiet again
         pty.write(SerialCapture.bytes(epochs: 2))
+        #expect(await waitUntil(.seconds(3)) { delegate.statuses.count >= 3 && delegate.fixes.count >= 2 })
+        clock.advance(by: 0.25)
         #expect(await waitUntil(.seconds(3)) { delegate.statuses.count >= 4 })
         manager.stopUpdatingLocation()
 
-        // Then
-        let statuses = delegate.statuses
-        #expect(statuses.count == 4)
-        #expect(statuses.first == .started)
-        #expect(statuses.count > 3 && statuses[2] == .streaming)
-        for index in [1, 3] where index < statuses.count {
-            guard case .stale(let seconds) = statuses[index] else {
-                Issue.record("status \(index) is \(statuses[index]), not .stale")
-                continue
-            }
-            #expect(seconds >= 0.3 && seconds < 1.5)
-        }
+        // Then: stale after exactly the limit, each time
+        #expect(delegate.statuses == [.started, .stale(seconds: 0.25), .streaming, .stale(seconds: 0.25)])
         #expect(!delegate.fixes.isEmpty)
     }
 

@@ -14,10 +14,10 @@ import Testing
 struct SerialPortHoldersTests {
 
     /// The device number of `path`.
-    func device(_ path: String) throws -> dev_t {
+    func device(_ path: String) throws -> UInt64 {
         var info = stat()
         try #require(stat(path, &info) == 0)
-        return info.st_rdev
+        return UInt64(info.st_rdev)
     }
 
     /// Starts `args` and waits until it has the tty at `path` open.

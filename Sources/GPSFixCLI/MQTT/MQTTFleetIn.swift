@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 import GPSLocation
 import GPSMQTT
 import GPSServer
@@ -16,7 +16,7 @@ enum MQTTFleetIn {
         }
         var settings = try MQTTOptions.settings(args, address)
         // A reader is not the publisher: its default id must not take a publisher's place.
-        if args["--mqtt-client-id"] == nil { settings.clientID += "-in-\(getpid())" }
+        if args["--mqtt-client-id"] == nil { settings.clientID += "-in-\(FileSystem.processID)" }
         return MQTTManager(settings: settings, prefix: address.prefix, waitsForBroker: true, limits: try MQTTOptions.fleetLimits(args))
     }
 

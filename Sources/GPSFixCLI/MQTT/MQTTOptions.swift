@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 import GPSMQTT
 
 /// The command line's side of MQTT: the options, the broker settings they make (the password

@@ -1,4 +1,3 @@
-import Glibc
 import GPSMQTT
 import GPSSystem
 
@@ -20,34 +19,31 @@ enum MQTTPassword {
         if let file { return try firstLine(of: file, what: "--mqtt-password-file: \(file)") }
         if let directory = credentialsDirectory, !directory.isEmpty {
             let path = directory + "/" + credential
-            if access(path, F_OK) == 0 { return try firstLine(of: path, what: "the systemd credential \(credential)") }
+            if FileSystem.exists(path) { return try firstLine(of: path, what: "the systemd credential \(credential)") }
         }
         return fromEnvironment
     }
 
-    private static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+    private static func environment(_ name: String) -> String? { Environment.value(name) }
 
     /// The variable's value, after overwriting it where the kernel shows it from (the
     /// initial environment block) and unsetting it.
     private static func takeVariable() -> String? {
-        guard let value = getenv(variable) else { return nil }
-        let text = String(cString: value)
-        memset(value, 0, strlen(value))
-        unsetenv(variable)
-        return text
+        Environment.take(variable)
     }
 
     private static func firstLine(of path: String, what: String) throws(UsageError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw UsageError(message: "\(what) cannot be read (\(String(cString: strerror(errno))))")
+        let fd: FileDescriptor
+        do throws(SystemError) {
+            fd = try FileDescriptor.open(path, .readOnly)
+        } catch {
+            throw UsageError(message: "\(what) cannot be read (\(error))")
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        defer { fd.close() }
+        guard let info = try? fd.status(), info.kind == .regular else {
             throw UsageError(message: "\(what) is not a regular file")
         }
-        let mode = info.st_mode & 0o777
+        let mode = info.permissions & 0o777
         if mode & 0o077 != 0 {
             throw UsageError(message: "\(what) may be read or changed by others (mode \(String(mode, radix: 8))): a password file must be its owner's alone. Fix it with: chmod 600 '\(path)'")
         }
@@ -55,9 +51,10 @@ enum MQTTPassword {
         var bytes = [UInt8](repeating: 0, count: 4097)
         var count = 0
         while count < bytes.count {
-            let n = (try? bytes.withUnsafeMutableBytes { buffer throws(SystemError) in
-                try retryingInterrupts { Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count) }
-            }) ?? 0
+            let result = try? bytes.withUnsafeMutableBytes { buffer throws(SystemError) in
+                try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+            }
+            guard case .processed(let n)? = result else { break }
             guard n > 0 else { break }
             count += n
         }

@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 import GPSLocation
 import GPSMQTT
 
@@ -38,7 +38,7 @@ enum MQTTWatch {
         }
         var settings = try MQTTOptions.settings(args, address)
         // A reader is not the publisher: its default id must not take the publisher's place.
-        if args["--mqtt-client-id"] == nil { settings.clientID += "-watch-\(getpid())" }
+        if args["--mqtt-client-id"] == nil { settings.clientID += "-watch-\(FileSystem.processID)" }
         let manager = MQTTManager(settings: settings, prefix: address.prefix, limits: try MQTTOptions.fleetLimits(args))
         let fleetLog = FleetLog(write: log)
         manager.onFleetNews = { fleetLog.take($0) }

@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 import GPSLocation
 import GPSOutput
 import Synchronization
@@ -65,7 +65,7 @@ final class GPXFileWriter: FileOutput {
     /// that running again after fixing the mistake needs no --force.
     func discard() {
         file.close()
-        unlink(path)
+        try? FileSystem.remove(path)
     }
 
     /// Points and segments in the file (a point cut short by a failed write not counted).

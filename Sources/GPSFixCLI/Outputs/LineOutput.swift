@@ -1,5 +1,5 @@
 import GPSSystem
-import Glibc
+import GPSSystem
 import GPSLocation
 import GPSOutput
 
@@ -75,12 +75,7 @@ final class LineOutput: WatchOutput {
     /// `2026-11-30 07:10:00: `, the local wall-clock time of writing, exactly as `gpspipe -t`
     /// writes it (strftime's "%F %T"), so that tools made for gpspipe's logs read ours.
     private static func stamp(_ w: inout ByteWriter) {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
-        var text = [CChar](repeating: 0, count: 32)
-        let count = strftime(&text, text.count, "%F %T", &parts)
-        w.append(String(decoding: text[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        w.append(CalendarTime.local(Clocks.wallSeconds).dateAndTime)
         w.append(": ")
     }
 }

@@ -1,7 +1,6 @@
 import NMEA
 import GPSSystem
 import Dispatch
-import Glibc
 import GPSLocation
 import GPSOutput
 import Synchronization
@@ -29,8 +28,8 @@ final class LiveViewOutput: WatchOutput {
         tick.setEventHandler { painter.paint() }
         tick.resume()
         // A resized window is redrawn at once; the size itself is asked for every frame.
-        signal(SIGWINCH, SIG_IGN)
-        resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: painter.queue)
+        ProcessSignals.ignore(.windowChanged)
+        resize = DispatchSource.makeSignalSource(signal: Signal.windowChanged.rawValue, queue: painter.queue)
         resize.setEventHandler { painter.paint() }
         resize.resume()
         self.painter = painter
@@ -49,7 +48,7 @@ final class LiveViewOutput: WatchOutput {
     func finish(_ end: LocationEvent?) {
         tick.cancel()
         resize.cancel()
-        signal(SIGWINCH, SIG_DFL)
+        ProcessSignals.restoreDefault(.windowChanged)
         let last = painter.close()
         // The view is gone with its screen: leave where it got to, as the line output would.
         if let fix = last, fix.hasFix, fix.coordinate != nil {

@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 
 /// The terminal as the live view uses it: a screen of its own to redraw in place with ANSI
 /// (ECMA-48 and xterm) sequences, given back as it was found. No curses: these few sequences
@@ -57,11 +57,8 @@ struct TerminalScreen: Sendable {
     /// Columns and rows, asked of the terminal each time (a window can be resized at any
     /// moment); 80 × 24 when stdout is not a terminal that knows its size.
     func size() -> (width: Int, height: Int) {
-        var size = winsize()
-        if ioctl(terminal.out.fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
-            return (Int(size.ws_col), Int(size.ws_row))
-        }
-        return (80, 24)
+        guard let size = FileDescriptor(rawValue: terminal.out.fd).terminalSize else { return (80, 24) }
+        return (size.columns, size.rows)
     }
 
     /// Whether a terminal of type `term` (`$TERM`) can be redrawn in place: any but "dumb"
@@ -77,13 +74,13 @@ struct TerminalScreen: Sendable {
         return term.contains("color") || families.contains { term.hasPrefix($0) }
     }
 
-    static var environmentTerm: String? { getenv("TERM").map { String(cString: $0) } }
-    static var environmentNoColor: String? { getenv("NO_COLOR").map { String(cString: $0) } }
+    static var environmentTerm: String? { Environment.value("TERM") }
+    static var environmentNoColor: String? { Environment.value("NO_COLOR") }
 
     /// Whether the locale says the terminal shows UTF-8, by the variables' usual precedence.
     static var speaksUTF8: Bool {
         for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
-            guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else { continue }
+            guard let value = Environment.value(name), !value.isEmpty else { continue }
             let lower = value.lowercased()
             return lower.contains("utf-8") || lower.contains("utf8")
         }

@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 
 /// Where `gpsfix serve` listens: `127.0.0.1:2947`, `0.0.0.0:2947`, `[::1]:2947`, `localhost:2947`.
 public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
@@ -71,12 +71,7 @@ public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What `inet_pton` takes as IPv6, with an optional zone (`fe80::1%eth0`).
-    private static func isIPv6(_ text: Substring) -> Bool {
-        let parts = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
-        if parts.count == 2 && parts[1].isEmpty { return false }
-        var address = in6_addr()
-        return inet_pton(AF_INET6, String(parts[0]), &address) == 1
-    }
+    private static func isIPv6(_ text: Substring) -> Bool { SocketAddress.isIPv6(text) }
 }
 
 private extension Character {

@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 
 /// The few read-only filesystem questions discovery asks, all relative to a root directory so a
 /// test can build a fake `/dev` and `/sys` in a temporary directory. Every answer is optional:
@@ -25,66 +25,47 @@ struct FileTree {
         return String(hostPath.dropFirst(root.count))
     }
 
-    /// The names in a directory (no `.` or `..`), in natural order; empty when it cannot be read.
+    /// The most names read from one directory: `/dev` and `/sys/class/tty` hold hundreds.
+    static let entryLimit = 65_536
+
+    /// The names in a directory (no `.` or `..`), in natural order, at most `entryLimit`;
+    /// empty when it cannot be read.
     func list(_ directory: String) -> [String] {
-        guard let dir = opendir(host(directory)) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
+        guard case .success(let names) = FileSystem.entries(of: host(directory), limit: Self.entryLimit) else { return [] }
         return names.sorted(by: naturallyBefore)
     }
 
     /// Where `path` finally leads, inside the tree: nil when it dangles, leaves the tree or is a directory.
     func resolve(_ path: String) -> String? {
         guard let real = Self.realPath(host(path)), let resolved = inside(real) else { return nil }
-        var st = stat()
-        guard stat(real, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { return nil }
+        guard let status = try? FileStatus(path: real), status.kind != .directory else { return nil }
         return resolved
     }
 
     /// The directory `path` leads to, inside the tree, or nil.
     func resolveDirectory(_ path: String) -> String? {
         guard let real = Self.realPath(host(path)), let resolved = inside(real) else { return nil }
-        var st = stat()
-        guard stat(real, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        guard let status = try? FileStatus(path: real), status.kind == .directory else { return nil }
         return resolved
     }
 
     /// The last component of a symlink's target (`driver` → `cdc_acm`), even when the target dangles.
     func linkTargetName(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink(host(path), &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let target = FileSystem.linkTarget(host(path)) else { return nil }
         let name = target.split(separator: "/").last.map(String.init)
         return name?.isEmpty == false ? name : nil
     }
 
     /// A small attribute file's text, blanks trimmed; nil when missing, unreadable or empty.
     func attribute(_ path: String) -> String? {
-        let fd = open(host(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        var n: Int
-        repeat {
-            n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        } while n < 0 && errno == EINTR
-        guard n > 0 else { return nil }
-        let text = String(decoding: buffer[0..<n], as: UTF8.self)
+        guard let bytes = FileSystem.firstBytes(of: host(path), limit: 256) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         let trimmed = text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
         return trimmed.isEmpty ? nil : String(trimmed)
     }
 
     static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        FileSystem.realPath(path)
     }
 }
 

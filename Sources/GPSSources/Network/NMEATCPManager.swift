@@ -1,5 +1,4 @@
 import GPSSystem
-import Glibc
 public import NMEA
 public import GPSLocation
 import Synchronization
@@ -44,11 +43,18 @@ public final class NMEATCPManager: LocationManagerInterface {
 
     /// Back-off between connection attempts.
     static let reconnection = Reconnection(first: 0.25, longest: 4.0)
+    /// This manager's back-off: `reconnection`, or a test's on a `VirtualClock`.
+    let reconnection: Reconnection
 
-    public init(host: String, port: Int, options: Options = .init()) {
+    public convenience init(host: String, port: Int, options: Options = .init()) {
+        self.init(host: host, port: port, options: options, reconnection: Self.reconnection)
+    }
+
+    init(host: String, port: Int, options: Options, reconnection: Reconnection) {
         self.host = host
         self.port = port
         self.options = options
+        self.reconnection = reconnection
     }
 
     public var delegate: (any LocationManagerDelegate)? {
@@ -103,20 +109,20 @@ private final class NetworkOpener: StreamOpener {
         }
     }
 
-    var waitsToOpen: Reconnection? { manager.options.waitsForPeer ? NMEATCPManager.reconnection : nil }
+    var waitsToOpen: Reconnection? { manager.options.waitsForPeer ? manager.reconnection : nil }
 
     func afterEnd(of stream: any ByteStream, reason: String?, passes: Int, statistics: Statistics) -> StreamEndAction {
         manager.options.reconnect
-            ? .reconnect(NMEATCPManager.reconnection)
+            ? .reconnect(manager.reconnection)
             : .fail(.streamUnavailable(peer: manager.sourceDescription, reason: reason ?? "the connection ended"))
     }
 
     func reopen() -> (any ByteStream)? { try? connect() }
 
-    private func connect() throws(TCPConnection.Failure) -> TCPStream {
+    private func connect() throws(SocketError) -> TCPStream {
         guard let wakeup = run.wakeup else { throw .stopped }
         let connection = try TCPConnection.connect(host: manager.host, port: manager.port,
-                                                   timeout: manager.options.connectTimeout, wakeup: wakeup)
+                                                   timeout: .seconds(manager.options.connectTimeout), wakeup: wakeup)
         return TCPStream(connection, name: manager.sourceDescription)
     }
 }
@@ -131,15 +137,13 @@ private final class TCPStream: ByteStream {
         self.name = name
     }
 
-    var descriptor: Int32? { connection.descriptor }
+    var descriptor: FileDescriptor? { connection.descriptor }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamRead {
         do {
-            let count = try retryingInterrupts { recv(connection.descriptor, buffer.baseAddress, buffer.count, 0) }
+            guard case .processed(let count) = try connection.receive(into: buffer) else { return .nothing }
             guard count > 0 else { return .end(reason: "the connection was closed by the other end") }
             return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-        } catch where error == .wouldBlock {
-            return .nothing
         } catch {
             return .end(reason: "\(error)")
         }

@@ -1,5 +1,4 @@
 import GPSSystem
-import Glibc
 public import NMEA
 public import GPSLocation
 import Synchronization
@@ -139,40 +138,35 @@ public final class PushedNMEAManager: LocationManagerInterface {
 
 /// The feeding end of a local socket pair: what `feed` writes to, and how its end was told.
 private final class Inlet: Sendable {
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     /// One feed at a time, so that two feeds' bytes are never mixed.
     private let sending = Mutex<Void>(())
     private let failure = Mutex<LocationError?>(nil)
 
-    private init(descriptor: Int32) { self.descriptor = descriptor }
+    private init(descriptor: FileDescriptor) { self.descriptor = descriptor }
 
-    deinit { close(descriptor) }
+    deinit { descriptor.close() }
 
     /// A connected pair, the reading end non-blocking; nil when none can be made.
     static func pair(named name: String) -> (Inlet, FedStream)? {
-        var ends: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { return nil }
-        var limit = Int32(PushedNMEAManager.bufferLimit)
-        _ = setsockopt(ends[0], SOL_SOCKET, SO_SNDBUF, &limit, socklen_t(MemoryLayout<Int32>.size))
-        _ = setsockopt(ends[1], SOL_SOCKET, SO_RCVBUF, &limit, socklen_t(MemoryLayout<Int32>.size))
-        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-        return (Inlet(descriptor: ends[0]), FedStream(descriptor: ends[1], name: name))
+        guard let (feeding, reading) = try? FileDescriptor.socketPair() else { return nil }
+        let limit = Int32(PushedNMEAManager.bufferLimit)
+        feeding.setSendBuffer(limit)
+        reading.setReceiveBuffer(limit)
+        guard (try? reading.setNonBlocking()) != nil else {
+            feeding.close()
+            reading.close()
+            return nil
+        }
+        return (Inlet(descriptor: feeding), FedStream(descriptor: reading, name: name))
     }
 
     /// Writes all of `bytes`, waiting for room; false once the reading end is gone or this end
     /// was cut.
     func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
         sending.withLock { _ in
-            var offset = 0
-            while offset < bytes.count {
-                // MSG_NOSIGNAL: a reader gone is an answer, not a SIGPIPE that ends the app.
-                let sent = try? retryingInterrupts {
-                    Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-                }
-                guard let sent, sent > 0 else { return false }
-                offset += sent
-            }
-            return true
+            // A reader gone is an answer (false), never a SIGPIPE that ends the app.
+            (try? descriptor.sendWaiting(bytes)) != nil
         }
     }
 
@@ -181,35 +175,35 @@ private final class Inlet: Sendable {
         failure.withLock { $0 = error }
         // Not close: a feed may be sending on the descriptor at this moment, and a closed
         // number could be another file's by its next call. Shutting down wakes it instead.
-        shutdown(descriptor, Int32(SHUT_WR))
+        descriptor.shutdown(.writing)
     }
 
     /// Stopped: a waiting feed returns at once.
-    func cut() { shutdown(descriptor, Int32(SHUT_RDWR)) }
+    func cut() { descriptor.shutdown(.both) }
 
     var endedWith: LocationError? { failure.withLock { $0 } }
 }
 
 /// The reading end, read as any stream is.
 private final class FedStream: ByteStream, Sendable {
-    let descriptor: Int32?
+    let descriptor: FileDescriptor?
     let name: String
 
-    init(descriptor: Int32, name: String) {
+    init(descriptor: FileDescriptor, name: String) {
         self.descriptor = descriptor
         self.name = name
     }
 
-    deinit { if let descriptor { close(descriptor) } }
+    deinit { descriptor?.close() }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamRead {
         guard let descriptor else { return .end(reason: nil) }
         do {
-            let count = try retryingInterrupts { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
-            guard count > 0 else { return .end(reason: nil) }
-            return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-        } catch where error == .wouldBlock {
-            return .nothing
+            switch try descriptor.receive(into: buffer) {
+            case .wouldBlock: return .nothing
+            case .processed(0): return .end(reason: nil)
+            case .processed(let count): return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            }
         } catch {
             return .failed(.io("\(name): \(error)"))
         }

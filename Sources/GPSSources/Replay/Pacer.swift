@@ -1,19 +1,19 @@
 import NMEA
 import GPSLocation
 
-/// Turns a capture's timestamps into wall-clock waits.
+/// Turns a capture's timestamps into waits on a clock (monotonic seconds: the run's
+/// `WaitClock`, virtual in tests).
 struct Pacer {
     let speed: ReplayManager.Speed
     private var last: Int?
-    private var target = ContinuousClock.now
+    private var target = 0.0
 
     init(speed: ReplayManager.Speed) { self.speed = speed }
 
-    /// Seconds to wait before delivering a fix stamped `time`; nil for no wait.
-    mutating func delay(until time: FixTime?) -> Double? {
+    /// Seconds to wait, from `now`, before delivering a fix stamped `time`; nil for no wait.
+    mutating func delay(until time: FixTime?, now: Double) -> Double? {
         guard case .factor(let factor) = speed, factor > 0, let time else { return nil }
         var ms = time.millisecondsSinceEpoch ?? time.time.milliseconds
-        let now = ContinuousClock.now
         guard let last else {
             self.last = ms
             target = now
@@ -26,13 +26,11 @@ struct Pacer {
         // reason to sit still.
         let step = ms - last
         if step > 0 && step <= 60_000 {
-            // At most a minute of waiting per step, whatever the factor (a tiny factor must
-            // not overflow a Duration).
-            target = target + .milliseconds(min(Double(step) / factor, 60_000))
+            // At most a minute of waiting per step, whatever the factor.
+            target += min(Double(step) / factor, 60_000) / 1000
         }
         // Far behind (a slow consumer): catch up rather than rush through a backlog.
-        if now - target > .seconds(1) { target = now }
-        let wait = target - now
-        return Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+        if now - target > 1 { target = now }
+        return target - now
     }
 }

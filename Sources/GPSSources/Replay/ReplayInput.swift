@@ -1,6 +1,5 @@
 import GPSSystem
 import NMEA
-import Glibc
 import GPSLocation
 
 /// Where a replay's bytes come from, as a byte stream: a capture file, a FIFO, or standard
@@ -16,12 +15,12 @@ final class ReplayInput: ByteStream {
 
     /// What messages call it: the path, or "standard input".
     let name: String
-    private let fileDescriptor: Int32
+    private let fileDescriptor: FileDescriptor
     /// Whether it can be read again from the start: a regular file, opened by path or
     /// redirected to standard input.
     let isRegularFile: Bool
     /// Where its first pass began (standard input may have been read from before).
-    private let start: off_t
+    private let start: Int64
     /// Standard input is the process's; a file opened here is closed here.
     private let ownsDescriptor: Bool
     private var header = CaptureHeaderSkipper()
@@ -36,14 +35,18 @@ final class ReplayInput: ByteStream {
     static func open(_ path: String) throws(LocationError) -> ReplayInput {
         let name = name(of: path)
         if path == standardInputPath {
-            return try ReplayInput(name: name, descriptor: STDIN_FILENO, owns: false)
+            return try ReplayInput(name: name, descriptor: .standardInput, owns: false)
         }
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw LocationError(reading: name, errno: errno) }
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(path, .readOnly, options: .nonBlocking)
+        } catch {
+            throw LocationError(reading: name, error)
+        }
         do {
             return try ReplayInput(name: name, descriptor: fd, owns: true)
         } catch {
-            close(fd)
+            fd.close()
             throw error
         }
     }
@@ -52,42 +55,43 @@ final class ReplayInput: ByteStream {
     /// being a file that can be read again. False for what cannot be looked at (it fails
     /// when opened, with the reason).
     static func isLive(_ path: String) -> Bool {
-        var st = stat()
-        let looked = path == standardInputPath ? fstat(STDIN_FILENO, &st) : stat(path, &st)
-        guard looked == 0 else { return false }
-        let kind = st.st_mode & S_IFMT
-        return kind != S_IFREG && kind != S_IFDIR
+        let status = path == standardInputPath ? try? FileDescriptor.standardInput.status() : try? FileStatus(path: path)
+        guard let kind = status?.kind else { return false }
+        return kind != .regular && kind != .directory
     }
 
-    private init(name: String, descriptor: Int32, owns: Bool) throws(LocationError) {
-        var st = stat()
-        guard fstat(descriptor, &st) == 0 else { throw LocationError(reading: name, errno: errno) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw .fileUnreadable(path: name, reason: "it is a directory") }
-        isRegularFile = (st.st_mode & S_IFMT) == S_IFREG
+    private init(name: String, descriptor: FileDescriptor, owns: Bool) throws(LocationError) {
+        let status: FileStatus
+        do {
+            status = try descriptor.status()
+        } catch {
+            throw LocationError(reading: name, error)
+        }
+        if status.kind == .directory { throw .fileUnreadable(path: name, reason: "it is a directory") }
+        isRegularFile = status.kind == .regular
         // A regular standard input may start part-way (a shell read a line of it first):
         // a loop goes back there, not to the file's first byte.
-        start = isRegularFile ? max(lseek(descriptor, 0, SEEK_CUR), 0) : 0
+        start = isRegularFile ? max((try? descriptor.offset()) ?? 0, 0) : 0
         self.name = name
         fileDescriptor = descriptor
         ownsDescriptor = owns
     }
 
     deinit {
-        if ownsDescriptor { close(fileDescriptor) }
+        if ownsDescriptor { fileDescriptor.close() }
     }
 
     /// Waited on only when live: a regular file is always readable.
-    var descriptor: Int32? { isRegularFile ? nil : fileDescriptor }
+    var descriptor: FileDescriptor? { isRegularFile ? nil : fileDescriptor }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamRead {
         let count: Int
         do {
-            count = try retryingInterrupts { Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count) }
-        } catch where error == .wouldBlock {
-            // Another reader of the same pipe was quicker.
-            return .nothing
+            // Nothing: another reader of the same pipe was quicker.
+            guard case .processed(let read) = try fileDescriptor.read(into: buffer) else { return .nothing }
+            count = read
         } catch {
-            return .failed(LocationError(reading: name, errno: error.rawValue))
+            return .failed(LocationError(reading: name, error))
         }
         guard count > 0 else { return .end(reason: nil) }
         let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
@@ -99,7 +103,11 @@ final class ReplayInput: ByteStream {
     /// Goes back to where the first pass began, for the next pass of a loop.
     func rewind() throws(LocationError) {
         precondition(isRegularFile, "only a regular file can be read again")
-        guard lseek(fileDescriptor, start, SEEK_SET) >= 0 else { throw LocationError(reading: name, errno: errno) }
+        do {
+            try fileDescriptor.seek(to: start)
+        } catch {
+            throw LocationError(reading: name, error)
+        }
         header = CaptureHeaderSkipper()
     }
 }

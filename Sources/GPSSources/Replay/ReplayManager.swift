@@ -28,6 +28,8 @@ public final class ReplayManager: LocationManagerInterface {
     public let acceptsSimulatedFixes: Bool
     /// How much is read at a time. Tests make it small to cut the input everywhere.
     let chunkSize: Int
+    /// What pacing waits by; a test's `VirtualClock` paces without sleeping.
+    let clock: any WaitClock
 
     private let source = StreamSource(threadName: "gpsfix-replay")
 
@@ -37,8 +39,10 @@ public final class ReplayManager: LocationManagerInterface {
                   acceptsSimulatedFixes: acceptsSimulatedFixes, chunkSize: 1 << 16)
     }
 
-    init(path: String, speed: Speed, loop: Bool, forwardsSentences: Bool, acceptsSimulatedFixes: Bool, chunkSize: Int) {
+    init(path: String, speed: Speed, loop: Bool, forwardsSentences: Bool, acceptsSimulatedFixes: Bool, chunkSize: Int,
+         clock: any WaitClock = MonotonicClock()) {
         precondition(chunkSize > 0, "a replay reads at least a byte at a time")
+        self.clock = clock
         self.path = path
         self.speed = speed
         self.loop = loop
@@ -68,6 +72,7 @@ public final class ReplayManager: LocationManagerInterface {
         settings.bufferSize = chunkSize
         settings.announcesLink = false
         settings.speed = speed
+        settings.clock = clock
         settings.forwardsSentences = forwardsSentences
         settings.acceptsSimulatedFixes = acceptsSimulatedFixes
         source.start(self, settings: settings) { [path, loop] _ in ReplayOpener(path: path, loop: loop) }

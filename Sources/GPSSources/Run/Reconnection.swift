@@ -1,4 +1,5 @@
 import GPSLocation
+package import GPSSystem
 
 /// Waiting for a lost input to come back, one way for every source: bounded back-off,
 /// doubling from `first` to `longest`, each attempt told as `.reconnecting(attempt:)`, every
@@ -6,10 +7,13 @@ import GPSLocation
 package struct Reconnection {
     package let first: Double
     package let longest: Double
+    /// What the waits go by: the monotonic clock, or a test's `VirtualClock`.
+    package let clock: any WaitClock
 
-    package init(first: Double, longest: Double) {
+    package init(first: Double, longest: Double, clock: any WaitClock = MonotonicClock()) {
         self.first = first
         self.longest = longest
+        self.clock = clock
     }
 
     /// Calls `attempt` after each wait until it gives something back (the input is back) or
@@ -22,7 +26,10 @@ package struct Reconnection {
         var delay = first
         var count = 0
         while true {
-            if run.pause(delay) { return nil }
+            if run.isStopped { return nil }
+            guard let wakeup = run.wakeup else { return nil }
+            _ = clock.sleep(delay, beside: wakeup)
+            if run.isStopped { return nil }
             count += 1
             reporter?.status(.reconnecting(attempt: count))
             if let input = try attempt() {

@@ -1,5 +1,4 @@
 import GPSSystem
-import Glibc
 import GPSLocation
 
 /// Why a device could not be opened, in words a person can act on.
@@ -31,28 +30,7 @@ enum DeviceAccess {
     /// The name of the group that owns `path` (after symlinks: udev's links point at the
     /// node), when joining it would help: nil for root's group, or when it cannot be known.
     static func owningGroup(of path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_gid != 0 else { return nil }
-        return groupName(info.st_gid)
-    }
-
-    /// The name of group `gid`, from the group database (thread-safe `getgrgid_r`).
-    static func groupName(_ gid: gid_t) -> String? {
-        var group = Glibc.group()
-        var result: UnsafeMutablePointer<Glibc.group>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        while true {
-            // The entry points into `buffer`: read the name before the buffer is let go.
-            let (code, name) = buffer.withUnsafeMutableBufferPointer { storage -> (Int32, String?) in
-                let code = getgrgid_r(gid, &group, storage.baseAddress, storage.count, &result)
-                guard code == 0, let entry = result, let name = entry.pointee.gr_name else { return (code, nil) }
-                return (code, String(cString: name))
-            }
-            if code == ERANGE && buffer.count < 1 << 20 {
-                buffer = [CChar](repeating: 0, count: buffer.count * 4)
-                continue
-            }
-            return name
-        }
+        guard let status = try? FileStatus(path: path), status.group != 0 else { return nil }
+        return FileSystem.groupName(status.group)
     }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 
 /// What can be told about a tty from its name and sysfs, without opening it.
 enum DeviceKind {
@@ -20,10 +20,7 @@ enum DeviceKind {
 
     /// The kernel driver bound to tty `name`, from `/sys/class/tty/NAME/device/driver`.
     static func driverName(ofTTY name: String) -> String? {
-        var target = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/sys/class/tty/\(name)/device/driver", &target, target.count - 1)
-        guard n > 0 else { return nil }
-        let link = String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let link = FileSystem.linkTarget("/sys/class/tty/\(name)/device/driver") else { return nil }
         return link.split(separator: "/").last.map(String.init)
     }
 
@@ -36,14 +33,9 @@ enum DeviceKind {
     /// ttyUSB0 is found again through them.
     static func stableLinks(to path: String, in directory: String = stableLinkDirectory) -> [String] {
         guard let target = resolved(path), !path.hasPrefix(directory + "/") else { return [] }
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
+        guard case .success(let names) = FileSystem.entries(of: directory) else { return [] }
         var links: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name != ".", name != ".." else { continue }
+        for name in names {
             let link = directory + "/" + name
             if resolved(link) == target { links.append(link) }
         }
@@ -52,24 +44,22 @@ enum DeviceKind {
 
     /// `path` with every symlink followed; nil when it leads nowhere.
     static func resolved(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
+        FileSystem.realPath(path)
     }
 }
 
 extension DeviceKind {
-    /// What a file of mode `mode` is, when it can never be a receiver ("a directory", "a
+    /// What a file of kind `kind` is, when it can never be a receiver ("a directory", "a
     /// regular file"): only a character device is a tty. Nil for a character device.
-    static func neverAReceiver(mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFCHR: nil
-        case S_IFDIR: "a directory"
-        case S_IFREG: "a regular file (a capture? replay it with --replay)"
-        case S_IFIFO: "a FIFO (a feed? replay it with --replay)"
-        case S_IFSOCK: "a socket"
-        case S_IFBLK: "a block device"
-        default: "not a device"
+    static func neverAReceiver(_ kind: FileStatus.Kind) -> String? {
+        switch kind {
+        case .characterDevice: nil
+        case .directory: "a directory"
+        case .regular: "a regular file (a capture? replay it with --replay)"
+        case .fifo: "a FIFO (a feed? replay it with --replay)"
+        case .socket: "a socket"
+        case .blockDevice: "a block device"
+        case .symbolicLink, .other: "not a device"
         }
     }
 }

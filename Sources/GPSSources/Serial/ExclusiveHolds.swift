@@ -1,5 +1,4 @@
 import GPSSystem
-import Glibc
 import Synchronization
 
 /// The ttys this process holds in exclusive mode (TIOCEXCL), given back when it exits.
@@ -12,7 +11,7 @@ import Synchronization
 /// clears the ones still held.
 enum ExclusiveHolds {
     private struct State {
-        var descriptors: Set<Int32> = []
+        var descriptors: Set<FileDescriptor> = []
         /// Set by the exit handler: a hold taken after it would never be given back.
         var exiting = false
     }
@@ -20,35 +19,34 @@ enum ExclusiveHolds {
     private static let state = Mutex(State())
 
     /// Installed with the first hold; C calls it from `exit`, on whichever thread exits.
-    private static let exitHandler: Bool = atexit { ExclusiveHolds.giveBackAll() } == 0
+    private static let exitHandler: Bool = ProcessExit.call { ExclusiveHolds.giveBackAll() }
 
     /// Puts the tty open at `descriptor` in exclusive mode and writes the hold down. Throws
     /// ECANCELED once the process has begun to exit.
-    static func take(_ descriptor: Int32) throws(SystemError) {
+    static func take(_ terminal: SerialTerminal) throws(SystemError) {
         _ = exitHandler
         // Under the lock, so that the exit handler sees either no hold or one it clears.
         try state.withLock { state throws(SystemError) in
-            guard !state.exiting else { throw SystemError(rawValue: ECANCELED) }
-            _ = try retryingInterrupts { ioctl(descriptor, UInt(TIOCEXCL)) }
-            state.descriptors.insert(descriptor)
+            guard !state.exiting else { throw .canceled }
+            try terminal.setExclusive(true)
+            state.descriptors.insert(terminal.descriptor)
         }
     }
 
     /// Clears the mode on `descriptor` (TIOCNXCL) and forgets the hold. Call before closing
     /// it: afterwards the number may already name another file.
-    static func giveBack(_ descriptor: Int32) {
+    static func giveBack(_ terminal: SerialTerminal) {
         state.withLock { state in
-            guard state.descriptors.remove(descriptor) != nil else { return }
-            _ = ioctl(descriptor, UInt(TIOCNXCL))
+            guard state.descriptors.remove(terminal.descriptor) != nil else { return }
+            try? terminal.setExclusive(false)
         }
     }
 
     /// Whether this process holds the tty `device` (a device number) exclusively already.
-    static func holds(device: dev_t) -> Bool {
+    static func holds(device: UInt64) -> Bool {
         state.withLock { state in
             state.descriptors.contains { descriptor in
-                var info = stat()
-                return fstat(descriptor, &info) == 0 && info.st_rdev == device
+                (try? descriptor.status())?.representedDevice == device
             }
         }
     }
@@ -57,7 +55,7 @@ enum ExclusiveHolds {
     static func giveBackAll() {
         state.withLock { state in
             state.exiting = true
-            for descriptor in state.descriptors { _ = ioctl(descriptor, UInt(TIOCNXCL)) }
+            for descriptor in state.descriptors { try? SerialTerminal(descriptor).setExclusive(false) }
             state.descriptors = []
         }
     }

@@ -54,6 +54,8 @@ public final class SerialNMEAManager: LocationManagerInterface {
 
     /// Where to look for stable names of the device to find it again after an unplug.
     let stableLinkDirectory: String
+    /// What the stale timer goes by; a test's `VirtualClock` makes a port stale without waiting.
+    let clock: any WaitClock
 
     public convenience init(path: String, options: Options = .init()) {
         self.init(path: path, options: options, stableLinkDirectory: DeviceKind.stableLinkDirectory)
@@ -66,8 +68,9 @@ public final class SerialNMEAManager: LocationManagerInterface {
         self.init(path: nil, options: options, stableLinkDirectory: DeviceKind.stableLinkDirectory)
     }
 
-    init(path: String?, options: Options, stableLinkDirectory: String) {
+    init(path: String?, options: Options, stableLinkDirectory: String, clock: any WaitClock = MonotonicClock()) {
         named = path
+        self.clock = clock
         self.options = options
         self.stableLinkDirectory = stableLinkDirectory
     }
@@ -127,6 +130,7 @@ public final class SerialNMEAManager: LocationManagerInterface {
         settings.acceptsSimulatedFixes = options.acceptsSimulatedFixes
         settings.onBytes = onBytes
         settings.stampsArrival = true
+        settings.clock = clock
         source.start(self, settings: settings) { [self] _ in SerialOpener(manager: self) }
     }
 

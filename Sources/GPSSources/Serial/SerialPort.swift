@@ -1,5 +1,4 @@
 import GPSSystem
-import Glibc
 import GPSLocation
 
 /// A serial port (a tty) opened for reading NMEA: held exclusively, raw 8N1, one speed at a
@@ -10,20 +9,22 @@ import GPSLocation
 /// terminal programs open them).
 final class SerialPort {
     let path: String
-    let descriptor: Int32
+    /// Owned: closed when the port is released.
+    let descriptor: FileDescriptor
+    /// Its termios and exclusive mode, through `descriptor`; nil until it is known to be a tty.
+    private var terminal: SerialTerminal?
     /// Whether this port set the exclusive mode (and so must clear it: on a pty the mode
     /// outlives the descriptor and would lock out the next open of the same device).
     private var exclusive = false
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: String, descriptor: FileDescriptor) {
         self.path = path
         self.descriptor = descriptor
     }
 
     deinit {
-        if exclusive { ExclusiveHolds.giveBack(descriptor) }
-        // Not retried on EINTR: Linux has released the descriptor whatever close returns.
-        close(descriptor)
+        if exclusive, let terminal { ExclusiveHolds.giveBack(terminal) }
+        descriptor.close()
     }
 
     /// Opens `path`, takes it exclusively and makes it raw 8N1 with reads that block for at
@@ -35,15 +36,14 @@ final class SerialPort {
     /// device is open (without reading, configuring or taking it) and known to be a tty: every
     /// daemon holds `/dev/null`, and only a tty can be a receiver's port.
     static func open(_ path: String) throws(LocationError) -> SerialPort {
-        var info = stat()
-        if stat(path, &info) == 0, let what = DeviceKind.neverAReceiver(mode: info.st_mode) {
+        if let status = try? FileStatus(path: path), let what = DeviceKind.neverAReceiver(status.kind) {
             throw .notADevice(path: path, what: what)
         }
-        let descriptor: Int32
+        let descriptor: FileDescriptor
         do {
-            // O_NONBLOCK: neither open (waiting for carrier) nor read may block; the reader
-            // waits in poll. O_NOCTTY: a receiver must never become our controlling terminal.
-            descriptor = try retryingInterrupts { Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) }
+            // Non-blocking: neither open (waiting for carrier) nor read may block; the reader
+            // waits in poll. A receiver must never become our controlling terminal.
+            descriptor = try FileDescriptor.open(path, .readWrite, options: [.noControllingTerminal, .nonBlocking])
         } catch {
             throw DeviceAccess.error(opening: path, error)
         }
@@ -58,21 +58,22 @@ final class SerialPort {
 
     /// What a look through `/proc` found, and for which device.
     private struct Looked {
-        let device: dev_t
+        let device: UInt64
         let scan: TTYHolders.Scan
     }
 
     /// Refuses what is not a tty, and a tty that another process (or another port of this
     /// one) has open.
     private func refuseOtherReaders() throws(LocationError) -> Looked {
-        var info = stat()
-        guard isatty(descriptor) == 1, fstat(descriptor, &info) == 0 else {
-            throw DeviceAccess.error(opening: path, SystemError(rawValue: ENOTTY))
+        guard let terminal = try? SerialTerminal(descriptor), let status = try? descriptor.status() else {
+            throw DeviceAccess.error(opening: path, .notATerminal)
         }
-        if ExclusiveHolds.holds(device: info.st_rdev) { throw .deviceBusy(path: path, holder: TTYHolders.thisProcess) }
-        let scan = TTYHolders.scan(device: info.st_rdev)
+        self.terminal = terminal
+        let device = status.representedDevice
+        if ExclusiveHolds.holds(device: device) { throw .deviceBusy(path: path, holder: TTYHolders.thisProcess) }
+        let scan = TTYHolders.scan(device: device)
         if let reader = scan.readers.first { throw .deviceBusy(path: path, holder: reader) }
-        return Looked(device: info.st_rdev, scan: scan)
+        return Looked(device: device, scan: scan)
     }
 
     /// Refuses a port someone else holds, then holds it: TIOCEXCL makes the kernel refuse
@@ -85,24 +86,17 @@ final class SerialPort {
     private func takeExclusively(_ looked: Looked) throws(LocationError) {
         // No reader was seen (or the port was refused already): a holder that could not be
         // looked at, or a real tty's, whose mode dies with its last close.
-        if isExclusive == true, !TTYHolders.modeIsLeftBehind(on: looked.device, after: looked.scan) {
+        guard let terminal else { throw DeviceAccess.error(opening: path, .notATerminal) }
+        if terminal.isExclusive == true, !TTYHolders.modeIsLeftBehind(on: looked.device, after: looked.scan) {
             throw .deviceBusy(path: path)
         }
         do {
-            try ExclusiveHolds.take(descriptor)
+            try ExclusiveHolds.take(terminal)
         } catch {
             throw DeviceAccess.error(opening: path, error)
         }
         exclusive = true
         exclusiveCheckedAt = Clocks.monotonicSeconds
-    }
-
-    /// Whether the tty is in exclusive mode now (TIOCGEXCL); nil when that cannot be read
-    /// (kernels before 3.8 lack TIOCGEXCL: then only TIOCEXCL decides).
-    private var isExclusive: Bool? {
-        var held: Int32 = 0
-        guard (try? retryingInterrupts { ioctl(descriptor, Self.getExclusive, &held) }) != nil else { return nil }
-        return held != 0
     }
 
     /// When the exclusive mode was last looked at (monotonic seconds).
@@ -117,28 +111,21 @@ final class SerialPort {
     /// closes (gpsd does) clears ours, and the next open would be let in.
     @discardableResult
     func keepExclusive(now: Double = Clocks.monotonicSeconds) -> Bool {
-        guard exclusive, now - exclusiveCheckedAt >= Self.exclusiveCheckInterval else { return false }
+        guard exclusive, let terminal, now - exclusiveCheckedAt >= Self.exclusiveCheckInterval else { return false }
         exclusiveCheckedAt = now
-        guard isExclusive == false else { return false }
-        _ = try? retryingInterrupts { ioctl(descriptor, UInt(TIOCEXCL)) }
+        // Unreadable (kernels before 3.8 lack TIOCGEXCL): then only TIOCEXCL decided.
+        guard terminal.isExclusive == false else { return false }
+        try? terminal.setExclusive(true)
         return true
     }
 
     /// Raw 8N1, no flow control, modem lines ignored, reads complete at one byte.
     private func makeRaw() throws(LocationError) {
-        var settings = try attributes()
-        cfmakeraw(&settings)
-        settings.c_cflag |= tcflag_t(CLOCAL | CREAD)
-        settings.c_cflag &= ~tcflag_t(CSTOPB)
-        settings.c_cflag &= ~tcflag_t(CRTSCTS)
-        settings.c_iflag &= ~tcflag_t(IXON | IXOFF | IXANY)
-        // With VMIN 0 a live, quiet port reads 0 bytes, which looks like a hang-up; VMIN 1
-        // leaves 0 to mean exactly that.
-        withUnsafeMutableBytes(of: &settings.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
+        do {
+            try terminal?.makeRaw8N1()
+        } catch {
+            throw DeviceAccess.error(opening: path, error)
         }
-        try setAttributes(settings)
     }
 
     /// Sets the line speed (input and output) to `rate` and discards what arrived at the old
@@ -147,23 +134,21 @@ final class SerialPort {
         guard let speed = BaudRate.speed(for: rate) else {
             throw .io("\(path): \(rate) baud is not a rate this system can set (try one of \(Autobaud.rates.map(String.init).joined(separator: ", "))).")
         }
-        var settings = try attributes()
-        cfsetispeed(&settings, speed)
-        cfsetospeed(&settings, speed)
-        try setAttributes(settings)
+        guard let terminal else { throw DeviceAccess.error(opening: path, .notATerminal) }
         do {
-            _ = try retryingInterrupts { tcflush(descriptor, TCIFLUSH) }
+            try terminal.setSpeed(speed)
+        } catch {
+            throw DeviceAccess.error(opening: path, error)
+        }
+        do {
+            try terminal.discardInput()
         } catch {
             throw .io("\(path): cannot discard input (\(error))")
         }
     }
 
     /// The input speed the port is set to, in bits per second.
-    var speed: Int? {
-        guard let settings = try? attributes() else { return nil }
-        var copy = settings
-        return BaudRate.rate(for: cfgetispeed(&copy))
-    }
+    var speed: Int? { terminal?.inputSpeed.flatMap(BaudRate.rate(for:)) }
 
     /// What one `read` gave.
     enum ReadResult {
@@ -178,33 +163,10 @@ final class SerialPort {
     /// Reads what is there, at most `buffer.count` bytes, without blocking.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         do {
-            let n = try retryingInterrupts { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
+            guard case .processed(let n) = try descriptor.read(into: buffer) else { return .nothing }
             return n == 0 ? .end : .bytes(n)
         } catch {
-            return error == .wouldBlock ? .nothing : .failed(error)
+            return .failed(error)
         }
     }
-
-    private func attributes() throws(LocationError) -> termios {
-        var settings = termios()
-        do {
-            _ = try retryingInterrupts { tcgetattr(descriptor, &settings) }
-        } catch {
-            throw DeviceAccess.error(opening: path, error)
-        }
-        return settings
-    }
-
-    private func setAttributes(_ settings: termios) throws(LocationError) {
-        var settings = settings
-        do {
-            _ = try retryingInterrupts { tcsetattr(descriptor, TCSANOW, &settings) }
-        } catch {
-            throw DeviceAccess.error(opening: path, error)
-        }
-    }
-
-    /// Reads whether the tty is in exclusive mode: `_IOR('T', 0x40, int)`, which C builds
-    /// with a macro Swift cannot import. The corresponding C constant is `TIOCGEXCL`.
-    static let getExclusive: UInt = 0x8004_5440
 }

@@ -17,7 +17,7 @@ final class SerialStream: ByteStream, StreamTrial {
     }
 
     var name: String { port.path }
-    var descriptor: Int32? { port.descriptor }
+    var descriptor: FileDescriptor? { port.descriptor }
     var baud: Int? { settledRate }
     var trial: (any StreamTrial)? { hunt == nil ? nil : self }
 

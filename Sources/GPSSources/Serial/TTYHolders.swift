@@ -1,4 +1,4 @@
-import Glibc
+import GPSSystem
 import GPSLocation
 
 /// Who else has a tty open, from `/proc`: a port another process reads is refused (two readers
@@ -28,40 +28,37 @@ enum TTYHolders {
     /// either (the master is another device, `/dev/ptmx`). Only links into `/dev` are looked
     /// at: `stat` follows a link to the open file, and one on a hung FUSE or NFS mount would
     /// block.
-    static func scan(device: dev_t, proc: String = "/proc") -> Scan {
+    static func scan(device: UInt64, proc: String = "/proc") -> Scan {
         var result = Scan()
-        guard let processes = opendir(proc) else {
+        guard case .success(let processes) = FileSystem.entries(of: proc) else {
             result.complete = false
             return result
         }
-        defer { closedir(processes) }
-        let me = getpid()
+        let me = FileSystem.processID
         let index = ptyIndex(device)
-        while let entry = readdir(processes) {
-            let process = Self.name(entry)
+        for process in processes {
             guard let pid = Int32(process), pid != me else { continue }
             let directory = proc + "/" + process + "/fd"
-            guard let descriptors = opendir(directory) else {
+            let descriptors: [String]
+            switch FileSystem.entries(of: directory, limit: descriptorsLookedAt) {
+            case .success(let names):
+                descriptors = names
+            case .failure(let error):
                 // ENOENT: it ended meanwhile. Anything else: it cannot be looked at.
-                if errno != ENOENT { result.complete = false }
+                if error != .noSuchFile { result.complete = false }
                 continue
             }
-            defer { closedir(descriptors) }
             var opensTTY = false
             var madeIt = false
-            var looked = 0
-            while looked < descriptorsLookedAt, let entry = readdir(descriptors) {
-                let name = Self.name(entry)
+            for name in descriptors {
                 guard Int32(name) != nil else { continue }
-                looked += 1
                 let link = directory + "/" + name
-                guard let target = target(of: link), target.hasPrefix("/dev/") else { continue }
+                guard let target = FileSystem.linkTarget(link), target.hasPrefix("/dev/") else { continue }
                 if target.hasSuffix("ptmx") {
                     if let index, masterIndex(proc + "/" + process + "/fdinfo/" + name) == index { madeIt = true }
                     continue
                 }
-                var file = stat()
-                if stat(link, &file) == 0, file.st_mode & S_IFMT == S_IFCHR, file.st_rdev == device {
+                if let file = try? FileStatus(path: link), file.kind == .characterDevice, file.representedDevice == device {
                     opensTTY = true
                 }
             }
@@ -77,19 +74,18 @@ enum TTYHolders {
     /// lives as long as its master; a real tty is freed, mode and all, at its last close), so
     /// on any other tty the mode means a holder, seen or not; and whenever a process could
     /// not be looked at, it may be the holder.
-    static func modeIsLeftBehind(on device: dev_t, after scan: Scan) -> Bool {
+    static func modeIsLeftBehind(on device: UInt64, after scan: Scan) -> Bool {
         ptyIndex(device) != nil && scan.complete && scan.readers.isEmpty && !ExclusiveHolds.holds(device: device)
     }
 
     /// This process, as a holder: a second port of it on the same device.
     static var thisProcess: PortHolder {
-        PortHolder(pid: getpid(), name: command(of: "self", in: "/proc") ?? "gpsfix")
+        PortHolder(pid: FileSystem.processID, name: command(of: "self", in: "/proc") ?? "gpsfix")
     }
 
     /// N of `/dev/pts/N` for a Unix 98 pty slave (majors 136 to 143, 256 minors each); nil for
     /// any other device. The corresponding C constant is `UNIX98_PTY_SLAVE_MAJOR`.
-    static func ptyIndex(_ device: dev_t) -> UInt64? {
-        let device = UInt64(device)
+    static func ptyIndex(_ device: UInt64) -> UInt64? {
         // glibc's split of a device number; its `major` and `minor` macros are not imported.
         let major = (device >> 8) & 0xfff | (device >> 32) & ~0xfff
         let minor = device & 0xff | (device >> 12) & ~0xff
@@ -113,24 +109,6 @@ enum TTYHolders {
 
     /// At most `count` bytes from the start of a small file in `/proc`.
     private static func firstBytes(of path: String, count: Int) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: count)
-        let read = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard read > 0 else { return nil }
-        return String(decoding: buffer[0..<read], as: UTF8.self)
-    }
-
-    private static func name(_ entry: UnsafeMutablePointer<dirent>) -> String {
-        withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-    }
-
-    private static func target(of link: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-        let count = readlink(link, &buffer, buffer.count)
-        return count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        FileSystem.firstBytes(of: path, limit: count).map { String(decoding: $0, as: UTF8.self) }
     }
 }

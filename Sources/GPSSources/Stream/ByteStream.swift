@@ -1,5 +1,6 @@
 package import NMEA
 package import GPSLocation
+package import GPSSystem
 
 /// An open stream of NMEA bytes: a serial port, a capture, a pipe, a TCP connection. It only
 /// reads; `StreamReader` does the waiting, the framing, the engine, the counting and the
@@ -9,7 +10,7 @@ package protocol ByteStream: AnyObject {
     var name: String { get }
     /// The descriptor to wait on in `poll` before a read; nil when a read never waits (a
     /// regular file), and the reader reads straight on.
-    var descriptor: Int32? { get }
+    var descriptor: FileDescriptor? { get }
     /// The line rate it reads at, when it has one and it is settled (for `Reception`).
     var baud: Int? { get }
     /// Reads what is there into `buffer`, without blocking when `descriptor` is set.

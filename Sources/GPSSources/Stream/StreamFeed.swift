@@ -134,8 +134,8 @@ final class StreamFeed {
         switch event {
         case .fix(var fix):
             if settings.stampsArrival { fix.arrival = arrival(of: fix) }
-            if paced, let wait = pacer.delay(until: fix.timestamp), wait > 0 {
-                _ = wakeup.sleep(wait)
+            if paced, let wait = pacer.delay(until: fix.timestamp, now: settings.clock.now), wait > 0 {
+                _ = settings.clock.sleep(wait, beside: wakeup)
             }
             guard let delegate, !reporter.run.isStopped else { return }
             delegate.locationManager(reporter.manager, didUpdateFix: fix)

@@ -1,6 +1,5 @@
 import NMEA
 import GPSSystem
-import Glibc
 import GPSLocation
 
 /// The one reader of every byte-stream source (serial, replay, a network stream): the run's
@@ -26,6 +25,8 @@ package final class StreamReader {
         package var stampsArrival = false
         /// Reports paced by their timestamps (a replay), or as fast as they come.
         package var speed: ReplayManager.Speed = .maximum
+        /// What pacing and the stale timer go by: the monotonic clock, or a test's `VirtualClock`.
+        var clock: any WaitClock = MonotonicClock()
         /// Every byte exactly as read, in order (`gpsfix record`); bytes read at a setting on
         /// trial only once it proves right.
         package var onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
@@ -145,11 +146,13 @@ package final class StreamReader {
                       afterGap: Bool) -> PassEnd {
         var feed = StreamFeed(settings: settings, reporter: reporter, wakeup: wakeup, onTrial: stream.trial != nil)
         received.begin(source: stream.name, baud: stream.baud)
-        var lastByte = Clocks.monotonicSeconds
+        let clock = settings.clock
+        var lastByte = clock.now
         var stale = false
         var quiet = afterGap
         let staleAfter = settings.staleAfter.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
-        var fds = [pollfd(), pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+        // Refilled each round in place: nothing is allocated per read.
+        var fds = PollSet()
 
         while true {
             if run.isStopped { return .stopped }
@@ -159,23 +162,27 @@ package final class StreamReader {
                 var deadline: Double? = nil
                 if let staleAfter, !stale { deadline = lastByte + staleAfter }
                 if let due = stream.trial?.deadline { deadline = min(deadline ?? due, due) }
-                let timeout = deadline.map { Clocks.pollTimeout($0 - Clocks.monotonicSeconds) } ?? -1
-                fds[0] = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                fds[1].revents = 0
+                fds.removeAll()
+                fds.append(descriptor, for: .readable)
+                fds.append(wakeup.descriptor, for: .readable)
                 do {
-                    _ = try retryingInterrupts { poll(&fds, 2, timeout) }
+                    if let deadline {
+                        try fds.wait(seconds: clock.pollSeconds(until: deadline))
+                    } else {
+                        try fds.wait(timeout: nil)
+                    }
                 } catch {
                     return .failed(.io("\(stream.name): poll failed (\(error))"))
                 }
-                if fds[1].revents != 0 || run.isStopped { return .stopped }
-                let events = Int32(fds[0].revents)
-                if events == 0 {
+                if !fds.ready(at: 1).isEmpty || run.isStopped { return .stopped }
+                let events = fds.ready(at: 0)
+                if events.isEmpty {
                     read = .nothing
                 } else {
                     // Readable, hung up or in error: the read says which (data still buffered
                     // at a hang-up is read first).
                     let once = stream.read(into: buffer)
-                    if case .nothing = once, events & Int32(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                    if case .nothing = once, !events.isDisjoint(with: [.hangUp, .error, .invalid]) {
                         read = .end(reason: "hung up")
                     } else {
                         read = once
@@ -187,7 +194,7 @@ package final class StreamReader {
 
             switch read {
             case .bytes(let chunk):
-                lastByte = Clocks.monotonicSeconds
+                lastByte = clock.now
                 if stale || quiet {
                     stale = false
                     quiet = false
@@ -212,7 +219,7 @@ package final class StreamReader {
             }
 
             // What is due now.
-            let time = Clocks.monotonicSeconds
+            let time = clock.now
             if let staleAfter, !stale, time - lastByte >= staleAfter {
                 stale = true
                 if settings.announcesLink { reporter.status(.stale(seconds: time - lastByte)) }
