@@ -1,8 +1,12 @@
 /// The two letters after `$` that say which system produced a sentence.
 public struct Talker: Hashable, Sendable, CustomStringConvertible {
+    /// The first letter as the byte received (ASCII): `G` of `GP`, `B` of `BD`, `P` of `PQ`.
     public let first: UInt8
+    /// The second letter as the byte received (ASCII): `P` of `GP`, `N` of `GN`.
     public let second: UInt8
 
+    /// A talker from its two letters as ASCII bytes, `Talker(0x47, 0x50)` for `GP`; any two
+    /// bytes are taken, as a sentence's address brought them.
     public init(_ first: UInt8, _ second: UInt8) {
         self.first = first
         self.second = second
@@ -26,7 +30,23 @@ public struct Talker: Hashable, Sendable, CustomStringConvertible {
 
 /// A satellite navigation system, numbered as gpsd's `gnssid` (u-blox's numbering).
 public enum Constellation: Int, CaseIterable, Codable, Sendable, Comparable {
-    case gps = 0, sbas = 1, galileo = 2, beidou = 3, imes = 4, qzss = 5, glonass = 6, navic = 7
+    /// The United States' GPS (NMEA talker `GP`, system ID 1).
+    case gps = 0
+    /// Satellite-based augmentation (WAAS, EGNOS, MSAS, GAGAN): geostationary satellites that
+    /// broadcast corrections, numbered 120–158; NMEA 2.x/3.x lists them among GPS's as 33–64.
+    case sbas = 1
+    /// Europe's Galileo (talker `GA`, system ID 3).
+    case galileo = 2
+    /// China's BeiDou (talker `GB` or `BD`, system ID 4).
+    case beidou = 3
+    /// Japan's Indoor Messaging System: ground transmitters that send GPS-like signals indoors.
+    case imes = 4
+    /// Japan's Quasi-Zenith Satellite System (talker `GQ`, `QZ` or `PQ`, system ID 5).
+    case qzss = 5
+    /// Russia's GLONASS (talker `GL`, system ID 2).
+    case glonass = 6
+    /// India's NavIC, formerly IRNSS (talker `GI`, system ID 6).
+    case navic = 7
 
     /// NMEA 4.10 system ID (GSA field 18, GBS field 9) to constellation.
     public init?(nmeaSystemID: Int) {
@@ -41,6 +61,8 @@ public enum Constellation: Int, CaseIterable, Codable, Sendable, Comparable {
         }
     }
 
+    /// The system's usual name for people ("GPS", "GLONASS", "BeiDou", "NavIC", …), as a
+    /// report or a table shows it.
     public var name: String {
         switch self {
         case .gps: "GPS"
@@ -59,9 +81,14 @@ public enum Constellation: Int, CaseIterable, Codable, Sendable, Comparable {
 
 /// A satellite's identity: its constellation and its number within it.
 public struct SatelliteID: Hashable, Codable, Sendable, Comparable {
+    /// The system the satellite belongs to.
     public var constellation: Constellation
+    /// The satellite's number within its constellation, as gpsd's `svid` counts it (GPS PRN
+    /// 1–32, SBAS PRN 120–158, GLONASS slot 1–32, …: ``svids(of:)``).
     public var svid: Int
 
+    /// A satellite as stated, not checked against ``svids(of:)``: for numbers already known
+    /// to be right. Use ``init(gnssid:svid:)`` or ``init(nmea:hint:)`` for received ones.
     public init(constellation: Constellation, svid: Int) {
         self.constellation = constellation
         self.svid = svid

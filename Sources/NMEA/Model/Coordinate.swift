@@ -1,11 +1,15 @@
 /// A position on the WGS 84 ellipsoid, in degrees (north and east positive).
 public struct Coordinate: Hashable, Codable, Sendable {
+    /// Degrees north of the equator, −90…90 (``Bounds/latitude``); south is negative.
     public var latitude: Double
+    /// Degrees east of Greenwich, −180…180 (``Bounds/longitude``); west is negative.
     public var longitude: Double
     /// How finely the sentence printed it, in degrees (0.0001 minutes is 1.7e-6°); nil when
     /// not read from a sentence. Not part of equality: the same place is the same place.
     @Unknowable public var resolution: Double?
 
+    /// A position as stated, in degrees: not checked against ``Bounds`` (a decoder does that,
+    /// as `init(from:)` does); for sources that hold their own values to range, and tests.
     public init(latitude: Double, longitude: Double, resolution: Double? = nil) {
         self.latitude = latitude
         self.longitude = longitude
@@ -52,14 +56,23 @@ public struct Coordinate: Hashable, Codable, Sendable {
 
 /// The FAA mode indicator of NMEA 2.3+ (RMC, GLL, VTG, GNS): how the position was obtained.
 public enum ModeIndicator: UInt8, Sendable {
+    /// `A`: an autonomous fix from the satellites alone, no corrections.
     case autonomous = 0x41    // A
+    /// `D`: corrected by a differential source (SBAS, a DGPS beacon).
     case differential = 0x44  // D
+    /// `E`: estimated by dead reckoning, from the last fix and the vehicle's own sensors.
     case estimated = 0x45     // E: dead reckoning
+    /// `F`: RTK with float ambiguities, decimetre-class.
     case floatRTK = 0x46      // F
+    /// `M`: a position entered by hand, not measured.
     case manual = 0x4D        // M
+    /// `N`: no valid position; the sentence's other fields are not a fix.
     case notValid = 0x4E      // N
+    /// `P`: precise, from the encrypted military code or a precise-point solution.
     case precise = 0x50       // P
+    /// `R`: RTK with fixed integer ambiguities, centimetre-class.
     case rtk = 0x52           // R: RTK fixed
+    /// `S`: the receiver is simulating; not a place it measured.
     case simulator = 0x53     // S
 
     init?(_ field: Field) {
@@ -67,6 +80,8 @@ public enum ModeIndicator: UInt8, Sendable {
         self.init(rawValue: c)
     }
 
+    /// Whether the mode allows a fix: every mode but ``notValid`` (a simulated or hand-entered
+    /// one included, which the engine sorts out by ``quality``).
     public var isValid: Bool { self != .notValid }
 
     /// How good a solution this mode means, for choosing among GNS's per-system modes:
@@ -85,6 +100,7 @@ public enum ModeIndicator: UInt8, Sendable {
         }
     }
 
+    /// The kind of solution this mode states, in gpsd's numbering; nil for ``notValid``.
     public var quality: FixQuality? {
         switch self {
         case .autonomous: .gps
@@ -102,9 +118,13 @@ public enum ModeIndicator: UInt8, Sendable {
 
 /// NMEA 4.10 navigational status (RMC field 13, GNS field 13).
 public enum NavigationalStatus: UInt8, Codable, Sendable {
+    /// `S`: the receiver's integrity checks pass; safe to navigate by.
     case safe = 0x53        // S
+    /// `C`: integrity is degraded; use with caution.
     case caution = 0x43     // C
+    /// `U`: the integrity checks failed; not to be navigated by.
     case unsafe = 0x55      // U
+    /// `V`: the receiver gives no navigational status (no integrity monitoring, or no fix).
     case notValid = 0x56    // V
 
     init?(_ field: Field) {
@@ -115,8 +135,27 @@ public enum NavigationalStatus: UInt8, Codable, Sendable {
 
 /// The kind of solution, as gpsd's `status` numbers it.
 public enum FixQuality: Int, Codable, Sendable, Comparable {
-    case gps = 1, dgps = 2, rtkFixed = 3, rtkFloat = 4, deadReckoning = 5, gnssDeadReckoning = 6
-    case manual = 7, simulated = 8, precise = 9
+    /// An autonomous GNSS fix, no corrections (GGA quality 1, mode `A`).
+    case gps = 1
+    /// Corrected by a differential source: SBAS or a DGPS station (GGA quality 2, mode `D`).
+    case dgps = 2
+    /// RTK with fixed integer ambiguities, centimetre-class (GGA quality 4, mode `R`).
+    case rtkFixed = 3
+    /// RTK with float ambiguities, decimetre-class (GGA quality 5, mode `F`).
+    case rtkFloat = 4
+    /// Dead reckoning: estimated from the last fix and the vehicle's own sensors (GGA quality 6,
+    /// mode `E`).
+    case deadReckoning = 5
+    /// GNSS combined with dead reckoning, as receivers with inertial sensors report it; no NMEA
+    /// indicator states it, a gpsd source may.
+    case gnssDeadReckoning = 6
+    /// A position entered by hand, not measured (GGA quality 7, mode `M`).
+    case manual = 7
+    /// The receiver is simulating (GGA quality 8, mode `S`): not a place; the sources drop such
+    /// fixes unless told to accept simulated ones.
+    case simulated = 8
+    /// Precise: the encrypted military code, or a precise-point solution (GGA quality 3, mode `P`).
+    case precise = 9
 
     /// GGA field 6. Zero (invalid) is no quality at all.
     init?(ggaQuality: Int) {
@@ -133,6 +172,8 @@ public enum FixQuality: Int, Codable, Sendable, Comparable {
         }
     }
 
+    /// A short label for people ("GPS", "DGPS", "RTK fixed", "DR", …), as reports and tables
+    /// show the kind of solution.
     public var name: String {
         switch self {
         case .gps: "GPS"
@@ -152,7 +193,12 @@ public enum FixQuality: Int, Codable, Sendable, Comparable {
 
 /// How many dimensions a fix has, as the receiver says (gpsd's `mode`).
 public enum FixMode: Int, Codable, Sendable, Comparable {
-    case noFix = 1, twoD = 2, threeD = 3
+    /// No position: the receiver is searching, or said its solution is not valid.
+    case noFix = 1
+    /// Latitude and longitude without a trustworthy altitude: too few satellites for height.
+    case twoD = 2
+    /// Latitude, longitude and altitude.
+    case threeD = 3
 
     public static func < (a: FixMode, b: FixMode) -> Bool { a.rawValue < b.rawValue }
 }
@@ -160,11 +206,19 @@ public enum FixMode: Int, Codable, Sendable, Comparable {
 /// Dilutions of precision; nil where the receiver did not say.
 public struct DilutionOfPrecision: Hashable, Codable, Sendable {
     // Eight bytes each rather than sixteen: a fix carries them (see `Unknowable`).
+    /// PDOP, position (three-dimensional) dilution, 0.01…999.99 (``Bounds/dop``), from GSA:
+    /// how much the satellites' geometry magnifies range errors into position error; lower is
+    /// better.
     @Unknowable public var position: Double?
+    /// HDOP, horizontal dilution, 0.01…999.99 (``Bounds/dop``): from GSA, else GGA or GNS.
     @Unknowable public var horizontal: Double?
+    /// VDOP, vertical dilution, 0.01…999.99 (``Bounds/dop``), from GSA.
     @Unknowable public var vertical: Double?
+    /// TDOP, time dilution, 0.01…999.99 (``Bounds/dop``): of the sentences read, only u-blox's
+    /// PUBX,00 states it.
     @Unknowable public var time: Double?
 
+    /// Dilutions as stated, every one left out unknown; not checked against ``Bounds/dop``.
     public init(position: Double? = nil, horizontal: Double? = nil, vertical: Double? = nil, time: Double? = nil) {
         self.position = position
         self.horizontal = horizontal

@@ -9,15 +9,22 @@
 public struct ErrorStatistics: Hashable, Codable, Sendable {
     /// RMS of the standard deviations of the ranges that went into the solution.
     @Unknowable public var rms: Double?
-    /// The error ellipse: its semi-major and semi-minor axes, and the major axis's direction
-    /// in degrees from true north.
+    /// The error ellipse's semi-major axis (its long half-axis), metres.
     @Unknowable public var semiMajor: Double?
+    /// The error ellipse's semi-minor axis (its short half-axis), metres.
     @Unknowable public var semiMinor: Double?
+    /// The direction of the error ellipse's semi-major axis, degrees clockwise from true north,
+    /// −180 up to 360 (``Bounds/orientation``: some receivers write it from −180).
     @Unknowable public var orientation: Double?
+    /// The standard deviation of the latitude error, metres (gpsd's `lat` in a GST report).
     @Unknowable public var latitudeError: Double?
+    /// The standard deviation of the longitude error, metres (gpsd's `lon` in a GST report).
     @Unknowable public var longitudeError: Double?
+    /// The standard deviation of the altitude error, metres (gpsd's `alt` in a GST report).
     @Unknowable public var altitudeError: Double?
 
+    /// Statistics as stated, every one left out unknown: for tests, and for sources that are
+    /// not NMEA (a gpsd GST report). Not checked against ``Bounds/accuracy``.
     public init(rms: Double? = nil, semiMajor: Double? = nil, semiMinor: Double? = nil, orientation: Double? = nil,
                 latitudeError: Double? = nil, longitudeError: Double? = nil, altitudeError: Double? = nil) {
         self.rms = rms

@@ -12,11 +12,13 @@
 public struct Unknowable: Hashable, Codable, Sendable {
     @usableFromInline var stored: Double
 
+    /// Holds `wrappedValue`, nil as NaN: what `@Unknowable public var x: Double?` calls.
     @inlinable
     public init(wrappedValue: Double?) {
         stored = wrappedValue ?? .nan
     }
 
+    /// The measurement, nil when unknown (stored as NaN, so a NaN set here reads back nil).
     @inlinable
     public var wrappedValue: Double? {
         get { stored.isNaN ? nil : stored }
