@@ -9,6 +9,8 @@ public struct CaptureHeader: Equatable, Sendable {
         a.bodyOffset == b.bodyOffset && a.fields.elementsEqual(b.fields) { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// The value of the first field named `key`, compared without case (`header["device"]`
+    /// finds `# Device: …`); nil when the header has none.
     public subscript(key: String) -> String? {
         fields.first { $0.key.lowercased() == key.lowercased() }?.value
     }
@@ -38,6 +40,8 @@ public struct CaptureHeader: Equatable, Sendable {
         bodyOffset = offset
     }
 
+    /// A header to write, with `fields` in the order given (`text` writes it); ``bodyOffset`` is 0,
+    /// as nothing has been read.
     public init(fields: [(key: String, value: String)]) {
         self.fields = fields
         bodyOffset = 0

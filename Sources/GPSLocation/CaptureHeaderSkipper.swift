@@ -17,6 +17,7 @@ public struct CaptureHeaderSkipper: Sendable {
 
     private var state = State.lineStart
 
+    /// A skipper at the start of a stream, where the first line may be header.
     public init() {}
 
     /// Whether the header is behind: every byte from now on is body.

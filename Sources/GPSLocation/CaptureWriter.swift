@@ -7,6 +7,7 @@ import Synchronization
 /// received is on disk the moment `write` returns: Ctrl-C, SIGTERM or an unplug lose nothing.
 /// The descriptor is written from one thread (the source's) and closed once.
 public final class CaptureWriter: Sendable {
+    /// The file written, as it was named to `init(path:header:overwrite:)`.
     public let path: String
     private let fd: FileDescriptor
     private let closed = Atomic<Bool>(false)
@@ -48,6 +49,10 @@ public final class CaptureWriter: Sendable {
     /// Bytes of the body written so far (the header not counted).
     public var bytesWritten: Int { written.load(ordering: .relaxed) }
 
+    /// Appends `bytes` to the body, all of them or until the system refuses: called on the
+    /// source's thread as each piece arrives. After `close()` it does nothing. Throws
+    /// ``LocationError/writeFailed(_:)`` with the errno when the disk is full or the file
+    /// cannot grow; what went out before the failure stays in the file and in `bytesWritten`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(LocationError) {
         guard !closed.load(ordering: .acquiring) else { return }
         let (count, failure) = Self.writeAll(fd, bytes)

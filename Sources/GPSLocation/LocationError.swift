@@ -3,15 +3,24 @@
 /// The words state facts about the source; advice that names a command's flags is the CLI's
 /// to add. They are also its `errorDescription` (`LocationError+LocalizedError.swift`).
 public enum LocationError: Error, Hashable, Codable, Sendable, CustomStringConvertible {
+    /// The capture or file named does not exist.
     case fileNotFound(path: String)
+    /// A file exists but could not be opened, read or created (`reason`, the system's words:
+    /// its folder missing, an I/O error).
     case fileUnreadable(path: String, reason: String)
+    /// The system refused access to `path`; `group`, when known, is the group that may open it
+    /// (`dialout` for a serial port), which the user can join.
     case permissionDenied(path: String, group: String?)
+    /// A replayed file held no NMEA sentence the engine decodes in its whole first pass: not a
+    /// capture, or one of another format.
     case notACapture(path: String)
     /// Asked to replay again from the start something that can be read only once (a pipe,
     /// a FIFO, standard input).
     case cannotLoop(path: String)
     /// Refusing to overwrite an existing file.
     case fileExists(path: String)
+    /// No receiver at the path named, or none found where receivers appear (`searched`: the
+    /// paths and folders looked at, e.g. `/dev/serial/by-id`).
     case deviceNotFound(searched: [String])
     /// Another process has the port open (`holder`, when it can be seen in `/proc`), or holds
     /// it exclusively: two readers would each get part of the sentences.
@@ -19,7 +28,11 @@ public enum LocationError: Error, Hashable, Codable, Sendable, CustomStringConve
     /// `path` is something that can never be a receiver (`what`: "a directory", "a regular
     /// file"), so it is refused rather than waited for.
     case notADevice(path: String, what: String)
+    /// The serial port vanished while being read (the receiver unplugged), and the source was
+    /// not told to wait for it to come back.
     case deviceGone(path: String)
+    /// gpsd at `host`:`port` could not be reached or ended the session (`reason`, the system's
+    /// or gpsd's words), and the source was not told to wait for it.
     case gpsdUnavailable(host: String, port: Int, reason: String)
     /// A receiver or app serving NMEA over the network could not be reached.
     case streamUnavailable(peer: String, reason: String)
@@ -28,6 +41,7 @@ public enum LocationError: Error, Hashable, Codable, Sendable, CustomStringConve
     case timeout(after: Duration, reception: Reception? = nil)
     /// The source ended (a capture ran out) before it gave a fix.
     case noFix(source: String)
+    /// The source was stopped (`stop()`) while a request still waited for a fix.
     case stopped
     /// The task waiting for a fix was cancelled; its request is withdrawn.
     case cancelled
@@ -36,6 +50,8 @@ public enum LocationError: Error, Hashable, Codable, Sendable, CustomStringConve
     case managerInUse(source: String)
     /// Writing a file failed: the disk is full, the file too large, the device broken.
     case writeFailed(WriteFailure)
+    /// Any other failure of the system beneath a source, as one line a person reads (the call,
+    /// the path, the system's reason): a poll that failed, a baud rate the port refuses.
     case io(String)
 
     public var description: String {

@@ -8,6 +8,10 @@ public enum PeerText {
     /// The longest peer text shown whole.
     public static let defaultLimit = 64
 
+    /// `text` as it may be shown: control, bidi and zero-width characters escaped as
+    /// `\u{XXXX}`, a backslash doubled (so an escape cannot be forged), and cut after `limit`
+    /// characters (at least 1) with `…`. Call it on every peer-given label before it reaches a
+    /// log line, a status line or a terminal.
     public static func display(_ text: some StringProtocol, limit: Int = defaultLimit) -> String {
         var out = ""
         var shown = 0

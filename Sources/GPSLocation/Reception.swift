@@ -15,6 +15,8 @@ public struct Reception: Hashable, Codable, Sendable {
     /// CDC-ACM).
     public var baud: Int?
 
+    /// Counts as stated, nothing received by default: a source starts one when it opens, and
+    /// tests state what a timeout saw.
     public init(source: String, bytes: Int = 0, sentences: Int = 0, baud: Int? = nil) {
         self.source = source
         self.bytes = bytes
