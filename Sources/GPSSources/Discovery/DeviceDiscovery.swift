@@ -18,6 +18,8 @@ public struct SerialDevice: Equatable, Sendable {
     /// A USB CDC-ACM port (`ttyACM*`, driver `cdc_acm`): the baud rate setting does not matter.
     public var isCDCACM: Bool
 
+    /// A device as stated, for tests and for a caller that found a port by other means;
+    /// ``DeviceDiscovery`` makes them from `/dev` and `/sys`.
     public init(path: String, resolvedPath: String, byID: String? = nil, vendorID: String? = nil,
                 productID: String? = nil, driver: String? = nil, knownGPS: KnownGPS? = nil,
                 isCDCACM: Bool = false) {

@@ -17,6 +17,8 @@ public struct KnownGPS: Hashable, Sendable, CustomStringConvertible {
     /// What the receiver is, for people: `"u-blox 8"`.
     public var name: String
 
+    /// An entry as stated; the IDs are compared as text, so they are given as sysfs shows them
+    /// (four lowercase hex digits).
     public init(vendorID: String, productID: String, name: String) {
         self.vendorID = vendorID
         self.productID = productID

@@ -10,6 +10,8 @@ import Synchronization
 /// until the peer serves again. A peer that cannot be reached at start is a failure, unless
 /// `waitsForPeer` (a service that must come up before its receiver).
 public final class NMEATCPManager: LocationManagerInterface {
+    /// How the manager treats its peer: when a quiet stream is stale, whether to connect again,
+    /// what reaches the delegate. Fixed when the manager is made.
     public struct Options: Sendable {
         /// Seconds without a byte before the stream is reported `.stale`.
         public var staleAfter: Double
@@ -24,6 +26,9 @@ public final class NMEATCPManager: LocationManagerInterface {
         /// Seconds one connection attempt may take.
         public var connectTimeout: Double
 
+        /// Options as stated; the defaults are a service's: stale after 5 s without a byte,
+        /// connect again after a drop, fail at once when the peer cannot be reached at start,
+        /// no sentences forwarded, simulated fixes refused, 5 s to connect.
         public init(staleAfter: Double = 5, reconnect: Bool = true, waitsForPeer: Bool = false,
                     forwardsSentences: Bool = false, acceptsSimulatedFixes: Bool = false, connectTimeout: Double = 5) {
             self.staleAfter = staleAfter
@@ -35,8 +40,11 @@ public final class NMEATCPManager: LocationManagerInterface {
         }
     }
 
+    /// The peer's host name or address (IPv4, or IPv6 without brackets), as given.
     public let host: String
+    /// The peer's TCP port, 1…65535.
     public let port: Int
+    /// The options the manager was made with.
     public let options: Options
     private let source = StreamSource(threadName: "gpsfix-nmea-tcp")
     private let bytesHandler = Mutex<(@Sendable (UnsafeRawBufferPointer) -> Void)?>(nil)
@@ -46,6 +54,8 @@ public final class NMEATCPManager: LocationManagerInterface {
     /// This manager's back-off: `reconnection`, or a test's on a `VirtualClock`.
     let reconnection: Reconnection
 
+    /// A manager for the NMEA served at `host`:`port`; nothing is connected until
+    /// `startUpdatingLocation()`, which connects on the manager's own reader thread.
     public convenience init(host: String, port: Int, options: Options = .init()) {
         self.init(host: host, port: port, options: options, reconnection: Self.reconnection)
     }

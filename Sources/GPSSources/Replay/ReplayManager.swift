@@ -10,6 +10,7 @@ import Synchronization
 /// may be a file, a FIFO or standard input (`-`): a pipe is replayed as its bytes arrive.
 /// Fixes arrive on the replay's own thread; the end of the input is `.finished`.
 public final class ReplayManager: LocationManagerInterface {
+    /// How fast a capture is replayed.
     public enum Speed: Equatable, Sendable {
         /// No pacing: as fast as the engine and the consumers go.
         case maximum
@@ -19,6 +20,7 @@ public final class ReplayManager: LocationManagerInterface {
 
     /// A capture file, a FIFO, or `-` for standard input.
     public let path: String
+    /// How fast the capture is replayed: at its own pace times a factor, or as fast as it goes.
     public let speed: Speed
     /// Whether to start again at the end; only a regular file can be read again.
     public let loop: Bool
@@ -33,6 +35,9 @@ public final class ReplayManager: LocationManagerInterface {
 
     private let source = StreamSource(threadName: "gpsfix-replay")
 
+    /// A replay of the capture at `path` (or `-`, standard input), in real time by default;
+    /// nothing is opened until `startUpdatingLocation()`, and a missing or unreadable file is
+    /// reported then, through the delegate.
     public convenience init(path: String, speed: Speed = .factor(1), loop: Bool = false, forwardsSentences: Bool = false,
                             acceptsSimulatedFixes: Bool = false) {
         self.init(path: path, speed: speed, loop: loop, forwardsSentences: forwardsSentences,

@@ -13,6 +13,9 @@ import Synchronization
 /// `.reconnecting` until it is back), not a failure; a port that cannot be opened at start is
 /// a failure.
 public final class SerialNMEAManager: LocationManagerInterface {
+    /// How the manager treats its port: the baud rate, when a quiet port is stale, whether to
+    /// wait for a receiver that is unplugged or not there yet, what reaches the delegate.
+    /// Fixed when the manager is made.
     public struct Options: Sendable {
         /// The line speed; nil to find it by listening (see `Autobaud`). Ignored for USB
         /// CDC-ACM devices (ttyACM*), which have no line speed.
@@ -31,6 +34,9 @@ public final class SerialNMEAManager: LocationManagerInterface {
         /// Whether the receiver's simulator output (GGA quality 8, mode S) counts as fixes.
         public var acceptsSimulatedFixes: Bool
 
+        /// Options as stated; the defaults are a service's: the baud rate found by listening,
+        /// stale after 5 s without a byte, wait for an unplugged receiver, fail at once when the
+        /// port cannot be opened at start, no sentences forwarded, simulated fixes refused.
         public init(baud: Int? = nil, staleAfter: Double = 5, reconnect: Bool = true, waitsForDevice: Bool = false,
                     forwardsSentences: Bool = false, acceptsSimulatedFixes: Bool = false) {
             self.baud = baud
@@ -47,6 +53,7 @@ public final class SerialNMEAManager: LocationManagerInterface {
     public var path: String { named ?? found.withLock { $0 } ?? "" }
     private let named: String?
     private let found = Mutex<String?>(nil)
+    /// The options the manager was made with.
     public let options: Options
 
     private let source = StreamSource(threadName: "gpsfix-serial")
@@ -57,17 +64,20 @@ public final class SerialNMEAManager: LocationManagerInterface {
     /// What the stale timer goes by; a test's `VirtualClock` makes a port stale without waiting.
     let clock: any WaitClock
 
+    /// A manager for the receiver on the tty at `path` (`/dev/ttyACM0`, a `/dev/serial/by-id/…`
+    /// name); the port is not opened until `startUpdatingLocation()`, and a port that cannot be
+    /// opened is reported then, through the delegate.
     public convenience init(path: String, options: Options = .init()) {
         self.init(path: path, options: options, stableLinkDirectory: DeviceKind.stableLinkDirectory)
     }
 
-    /// For tests: a stand-in for `/dev/serial/by-id`.
     /// Reads the first GPS receiver that discovery finds (`DeviceDiscovery`) when it starts;
     /// with `waitsForDevice`, waits for one to be plugged in, as gpsd's hotplug does.
     public convenience init(discovering options: Options) {
         self.init(path: nil, options: options, stableLinkDirectory: DeviceKind.stableLinkDirectory)
     }
 
+    /// For tests: `stableLinkDirectory` a stand-in for `/dev/serial/by-id`.
     init(path: String?, options: Options, stableLinkDirectory: String, clock: any WaitClock = MonotonicClock()) {
         named = path
         self.clock = clock
