@@ -11,8 +11,13 @@ import Synchronization
 /// within a window or so of the last event even if no more come. Bounded: at most
 /// `maxKinds` kinds are tracked (kinds are the caller's fixed words, never a peer's text).
 public final class LogThrottle: Sendable {
+    /// How long each kind's window lasts, one minute unless a test says otherwise (at least a
+    /// millisecond): its held-back count is told once it has passed.
     public let window: Double
+    /// How many lines of one kind are written in full per window (0 holds back every one).
     public let burst: Int
+    /// The most kinds tracked at once: an event of a kind beyond them is neither written nor
+    /// counted. Kinds are the caller's fixed words, so the limit is never reached by design.
     public static let maxKinds = 64
     private let now: @Sendable () -> Double
 

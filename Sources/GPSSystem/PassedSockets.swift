@@ -7,17 +7,22 @@ import Glibc
 /// It states what was passed, nothing more: whether each one is a socket one can listen on is
 /// for whoever uses it to find out.
 public struct PassedSockets: Equatable, Sendable {
+    /// One descriptor the manager passed, with its name.
     public struct Socket: Equatable, Sendable {
+        /// The descriptor, open in this process: ``PassedSockets/firstDescriptor`` and up.
         public let descriptor: Int32
         /// The socket unit's `FileDescriptorName=` (the unit's name unless set), when given.
         public let name: String?
     }
 
+    /// Every socket passed, in the manager's order (that of the unit's `Listen…=` lines); at
+    /// least one.
     public let sockets: [Socket]
 
     /// `SD_LISTEN_FDS_START`: the first descriptor passed; the others follow it in order.
     public static let firstDescriptor: Int32 = 3
 
+    /// The passed descriptors alone, in order: 3, 4, ….
     public var descriptors: [Int32] { sockets.map(\.descriptor) }
 
     /// What `take` reads from the environment, in this order.

@@ -17,6 +17,7 @@ public final class ServiceNotifier: Sendable {
     public let watchdogInterval: Double?
     private let socket: UnixDatagramSender
 
+    /// One `KEY=VALUE` assignment to the manager; `send(_:)` puts several in one datagram.
     public enum Message: Equatable, Sendable {
         /// Started: the manager ends the start job.
         case ready
@@ -103,7 +104,11 @@ public enum ServiceNotifierError: Error, Equatable, Sendable, CustomStringConver
     case unsupportedAddress(String)
     /// Longer than a unix socket's name can be (107 bytes).
     case addressTooLong(String)
+    /// `WATCHDOG_USEC` or `WATCHDOG_PID` (`variable`) holds `value`, which is not a positive
+    /// number: the manager's environment is broken, or was set by hand.
     case malformed(variable: String, value: String)
+    /// The system refused the socket to the manager: `call` (`socket`) failed with the errno
+    /// given, as when the process has run out of descriptors.
     case system(call: String, SystemError)
 
     public var description: String {

@@ -7,12 +7,17 @@ import GPSSystem
 /// chronyd creates the socket and reads it; this side only sends, unbound, and never
 /// waits: a chronyd that is slow or stopped loses samples, never the source's time.
 public final class ChronySocket: Sendable {
+    /// The socket's path, as in chrony's `refclock SOCK PATH` line.
     public let path: String
     private let socket: UnixDatagramSender
 
     /// `struct sock_sample`'s magic number, "SOCK".
     public static let magic: Int32 = 0x534f_434b
 
+    /// A sender to chronyd's socket at `path`: it makes an unbound datagram socket and sends
+    /// nothing yet, so chronyd need not be running. Throws ``TimeFeedError/socketPathTooLong(path:)``
+    /// for a path longer than a unix socket's name, ``TimeFeedError/system(call:_:)`` when the
+    /// system gives no socket (out of descriptors).
     public init(path: String) throws(TimeFeedError) {
         do {
             socket = try UnixDatagramSender(path: Array(path.utf8))

@@ -11,6 +11,7 @@ import GPSSystem
 public final class NTPSharedMemory: @unchecked Sendable {
     // @unchecked: `segment` is attached once and written by one thread at a time (the
     // source's).
+    /// The refclock's unit, 0…255: `refclock SHM 0` in chrony, `127.127.28.0` in ntpd.
     public let unit: Int
     private let attached: SharedMemorySegment
     private let segment: UnsafeMutablePointer<gpsfix_shm_time>
@@ -19,8 +20,14 @@ public final class NTPSharedMemory: @unchecked Sendable {
     /// NMEA sentence's arrival promises (gpsd says the same of NMEA).
     public static let precision: Int32 = -1
 
+    /// The System V IPC key of `unit`'s segment, 0x4e545030 ("NTP0") plus the unit, as ntpd,
+    /// chrony and gpsd compute it.
     public static func key(unit: Int) -> Int32 { 0x4e54_5030 &+ Int32(truncatingIfNeeded: unit) }
 
+    /// Attaches the segment of `unit` (0…255; any other is a programming error and traps),
+    /// making it if it is not there. Throws ``TimeFeedError/sharedMemoryRefused(unit:_:)`` when
+    /// the segment belongs to another user (units 0 and 1 are root's when chronyd made them),
+    /// ``TimeFeedError/sharedMemoryMismatch(unit:)`` when one of another size holds the key.
     public init(unit: Int) throws(TimeFeedError) {
         precondition(unit >= 0 && unit <= 255, "an NTP SHM unit is 0 to 255")
         let mode: Int32 = unit <= 1 ? 0o600 : 0o666

@@ -14,6 +14,7 @@ public struct TimeSample: Equatable, Sendable {
     /// System time (Unix seconds) when the epoch's first byte was read.
     public let arrival: Double
 
+    /// A sample as measured elsewhere (tests, a source that is not a `Fix`): both Unix seconds.
     public init(trueTime: Double, arrival: Double) {
         self.trueTime = trueTime
         self.arrival = arrival

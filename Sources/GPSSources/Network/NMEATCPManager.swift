@@ -42,7 +42,7 @@ public final class NMEATCPManager: LocationManagerInterface {
 
     /// The peer's host name or address (IPv4, or IPv6 without brackets), as given.
     public let host: String
-    /// The peer's TCP port, 1…65535.
+    /// The peer's TCP port, as given.
     public let port: Int
     /// The options the manager was made with.
     public let options: Options
