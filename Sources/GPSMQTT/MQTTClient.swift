@@ -7,10 +7,12 @@ import Synchronization
 /// disconnected in a bounded queue.
 ///
 /// `publish` may be called from any thread and never blocks: it queues and wakes the client's
-/// thread, which alone calls libmosquitto. Events are told on that thread, in order.
+/// thread, which alone calls libmosquitto. Events are told on that thread, in order (but
+/// `dropped`, told by the `publish` that dropped).
 public final class MQTTClient: Sendable {
-    /// What the client tells its owner, on the client's own thread, in order: a handler that
-    /// blocks holds up the connection (and its pings) for as long.
+    /// What the client tells its owner, on the client's own thread, in order (all but
+    /// ``dropped(total:)``): a handler that blocks holds up the connection (and its pings) for
+    /// as long.
     public enum Event: Sendable, Equatable {
         /// Connected and accepted (and subscribed, when asked). `droppedWhileAway`: messages
         /// the full queue dropped since the connection before was lost (or since the start, if
@@ -28,7 +30,8 @@ public final class MQTTClient: Sendable {
         case message(topic: String, payload: [UInt8])
         /// The queue was full: messages dropped so far, told at the first, the 100th, the
         /// 1000th and each power of ten (a long outage is a few lines, not one per 100); the
-        /// outage's whole loss comes with `.connected`.
+        /// outage's whole loss comes with `.connected`. Told on the thread whose `publish`
+        /// found the queue full, not the client's.
         case dropped(total: Int)
         /// About a second has passed while connected: for work that waits on time (a fleet's
         /// silent vehicles, log counts held back), on the client's thread like the rest.
