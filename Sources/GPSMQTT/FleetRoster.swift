@@ -19,13 +19,20 @@ public struct FleetLimits: Sendable, Equatable {
     /// `burst`: a 10 Hz receiver's TPV and SKY are about 11. The rest are dropped unread and
     /// counted, so one vehicle's flood costs a look at its topic, not the others' reports.
     public var reportsPerSecond: Double = 50
+    /// Reports a vehicle may send at once after a quiet spell, above its `reportsPerSecond`
+    /// (the size of its token bucket): a newcomer starts with this many, less the report that
+    /// made it known.
     public var burst: Double = 100
 
+    /// The vehicles known at once when `--mqtt-max-vehicles` is not given (``maxVehicles``'s
+    /// default), as `--help` states it.
     public static let defaultMaxVehicles = 1000
     /// The most `--mqtt-max-vehicles` may ask for: each vehicle is a device whose last TPV and
     /// SKY the server keeps (a few kB), and a line in every DEVICES.
     public static let largestMaxVehicles = 10_000
 
+    /// The defaults above: 1000 vehicles, names of 64 bytes, forgotten after 10 minutes, 50
+    /// reports a second with bursts of 100.
     public init() {}
 }
 
@@ -43,6 +50,8 @@ public enum FleetNews: Sendable, Equatable {
     case stopped
 }
 
+/// Why a fleet reader did not read a vehicle's message (``FleetNews/refused(vehicle:_:)``),
+/// each with the limit it met, for the line that tells of it.
 public enum FleetRefusal: Sendable, Equatable {
     /// `maxVehicles` are known: a new one is not taken.
     case full(limit: Int)

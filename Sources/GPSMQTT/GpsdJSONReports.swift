@@ -7,8 +7,13 @@ import GPSOutput
 /// the ranges a receiver's sentences are (`Bounds`, through `GPSDReportTable`'s rows: each
 /// measurement read is a row there), and what is out of range is unknown.
 public enum GpsdJSONReports {
+    /// One report read off a broker: a TPV or a SKY, its values held to `Bounds`.
     public enum Report: Equatable, Sendable {
+        /// A TPV as a fix; its `mode` is `.noFix` (and no coordinate) when the TPV said no
+        /// fix or its latitude or longitude was missing or out of range.
         case fix(Fix)
+        /// A SKY's satellites (at most `Bounds.satellites`' upper bound, each listed once) and
+        /// dilutions of precision.
         case sky(SkyView)
     }
 

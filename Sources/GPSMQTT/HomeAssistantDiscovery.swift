@@ -14,11 +14,20 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     /// Unique among this broker's trackers: from the client id, made topic-safe.
     public let objectID: String
+    /// The tracker's and its device's name as Home Assistant shows them (`gpsfix PREFIX` from
+    /// `serve --mqtt-homeassistant`); any text, written as a JSON string.
     public let name: String
+    /// Where the tracker's location (the TPV topic, as JSON attributes) and availability (the
+    /// status topic's `online` and `offline`) are read from.
     public let topics: MQTTTopics
+    /// The topic level Home Assistant listens on for discovery: ``defaultPrefix`` unless its
+    /// MQTT integration was set to another.
     public var discoveryPrefix = HomeAssistantDiscovery.defaultPrefix
+    /// gpsfix's version, shown as the device's `sw_version`; nil leaves it out.
     public var softwareVersion: String?
 
+    /// The discovery of one receiver's tracker; `objectID` is kept with every character other
+    /// than an ASCII letter, digit, `-` or `_` made `_`, as Home Assistant's object ids must be.
     public init(objectID: String, name: String, topics: MQTTTopics, softwareVersion: String? = nil) {
         // Home Assistant's object ids are [a-zA-Z0-9_-].
         self.objectID = String(objectID.map { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || $0 == "-" ? $0 : "_" })
@@ -27,6 +36,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         self.softwareVersion = softwareVersion
     }
 
+    /// Where ``message(qos:)`` goes: `DISCOVERY_PREFIX/device_tracker/OBJECT_ID/config`.
     public var configTopic: String { "\(discoveryPrefix)/device_tracker/\(objectID)/config" }
 
     /// The gpsd TPV's fields under the names Home Assistant reads a location from. A TPV

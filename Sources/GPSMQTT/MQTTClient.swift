@@ -7,8 +7,12 @@ import Synchronization
 /// disconnected in a bounded queue.
 ///
 /// `publish` may be called from any thread and never blocks: it queues and wakes the client's
-/// thread, which alone calls libmosquitto. Events are told on that thread, in order.
+/// thread, which alone calls libmosquitto. Events are told on that thread, in order (but
+/// `dropped`, told by the `publish` that dropped).
 public final class MQTTClient: Sendable {
+    /// What the client tells its owner, on the client's own thread, in order (all but
+    /// ``dropped(total:)``): a handler that blocks holds up the connection (and its pings) for
+    /// as long.
     public enum Event: Sendable, Equatable {
         /// Connected and accepted (and subscribed, when asked). `droppedWhileAway`: messages
         /// the full queue dropped since the connection before was lost (or since the start, if
@@ -19,10 +23,15 @@ public final class MQTTClient: Sendable {
         case disconnected(MQTTError, retry: Duration)
         /// Cannot go on: the broker refused the login, or TLS failed. The client has stopped.
         case failed(MQTTError)
+        /// A message published to one of `settings.subscriptions`' filters: `topic` as the
+        /// broker sent it and the payload's bytes, unread; both are a peer's (whoever may
+        /// publish there). With `settings.maximumPacketSize` set, the broker sends no larger
+        /// packet, so no payload is larger either.
         case message(topic: String, payload: [UInt8])
         /// The queue was full: messages dropped so far, told at the first, the 100th, the
         /// 1000th and each power of ten (a long outage is a few lines, not one per 100); the
-        /// outage's whole loss comes with `.connected`.
+        /// outage's whole loss comes with `.connected`. Told on the thread whose `publish`
+        /// found the queue full, not the client's.
         case dropped(total: Int)
         /// About a second has passed while connected: for work that waits on time (a fleet's
         /// silent vehicles, log counts held back), on the client's thread like the rest.
@@ -39,6 +48,8 @@ public final class MQTTClient: Sendable {
     /// reader's largest (`MQTTManager.maximumPacketSize`) are about 1 MB held at once.
     static let readBatch = 16
 
+    /// The broker, login, TLS, will, birth and subscriptions it was made with; the same on
+    /// every connection.
     public let settings: MQTTSettings
     private let onEvent: @Sendable (Event) -> Void
     private let wakeup: Wakeup?
@@ -57,6 +68,9 @@ public final class MQTTClient: Sendable {
         var thread: ThreadIdentity?
     }
 
+    /// A client that connects with `settings` once started, keeps at most `queueCapacity` (> 0)
+    /// messages while the broker is away (``defaultQueueCapacity``), and tells `onEvent` what
+    /// happens, on its own thread. Nothing happens until ``start()``.
     public init(settings: MQTTSettings, queueCapacity: Int = MQTTClient.defaultQueueCapacity,
                 onEvent: @escaping @Sendable (Event) -> Void) {
         self.settings = settings
@@ -132,6 +146,8 @@ public final class MQTTClient: Sendable {
     public var dropped: Int { shared.withLock { $0.queue.dropped } }
     /// Messages the broker has taken (QoS 1: acknowledged; QoS 0: sent).
     public var published: Int { shared.withLock { $0.published } }
+    /// Whether the broker has accepted the connection and it has not been lost since; from any
+    /// thread, already stale when read (for a status line, not to decide whether to publish).
     public var isConnected: Bool { shared.withLock { $0.connected } }
 
     // For the loop.

@@ -21,9 +21,19 @@ import Synchronization
 /// never to send a packet over `maximumPacketSize`: a larger report is dropped by the broker,
 /// never read into memory here. What is refused or forgotten is told to `onFleetNews`.
 public final class MQTTManager: LocationManagerInterface {
+    /// The broker and login it reads from, subscribed to `prefix`'s `tpv`, `sky` and `status`
+    /// (or to `prefix` itself when it ends in `#`) at QoS 1, MQTT 5 with a Maximum Packet Size
+    /// of ``maximumPacketSize`` unless the caller set one.
     public let settings: MQTTSettings
+    /// The topic levels the reports come under, without the slashes around them: `gps/car`
+    /// for one receiver, `fleet/+` (or `fleet/#`) for a fleet, each match a vehicle.
     public let prefix: String
+    /// Whether a broker that cannot be reached at the start is waited for (told once as
+    /// `.waiting`, then retried) rather than failing the run with `.streamUnavailable`: for a
+    /// service that may come up before its broker.
     public let waitsForBroker: Bool
+    /// What a fleet under a wildcard `prefix` may cost: vehicles known at once, name length,
+    /// reports a second, when a quiet one is forgotten.
     public let limits: FleetLimits
 
     /// The largest packet the broker may send: a report as large as the JSON reader takes

@@ -1,11 +1,19 @@
 /// The topics a receiver's reports go to under a prefix: `PREFIX/tpv`, `PREFIX/sky`,
 /// `PREFIX/status`; with a device name (several receivers in one `serve`), `PREFIX/NAME/…`.
 public struct MQTTTopics: Sendable, Equatable {
+    /// The topic levels every report goes under, without the slashes around them (an
+    /// `MQTTAddress`'s `prefix`: `gps/car`); publishable, so no `+` or `#`.
     public let prefix: String
 
+    /// The topics under `prefix`, taken as it is: the caller has checked it can be published
+    /// to (`MQTTAddress.isPublishable`).
     public init(prefix: String) { self.prefix = prefix }
 
+    /// Where gpsd's TPV reports go: `PREFIX/tpv`, or `PREFIX/NAME/tpv` for `device`, named as
+    /// ``name(_:)`` makes it one topic level.
     public func tpv(device: String? = nil) -> String { topic("tpv", device) }
+    /// Where gpsd's SKY reports go: `PREFIX/sky`, or `PREFIX/NAME/sky` for `device`, named as
+    /// ``name(_:)`` makes it one topic level.
     public func sky(device: String? = nil) -> String { topic("sky", device) }
     /// gpsfix's own presence under the prefix: `online` (retained), `offline` (the will).
     public var status: String { prefix + "/status" }

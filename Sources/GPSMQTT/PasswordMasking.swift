@@ -7,6 +7,8 @@
 /// of the URL, so it may hide more than the password (a port, when the topic holds an
 /// `@`), never less.
 public enum PasswordMasking {
+    /// What stands in for a password wherever one is shown: in URLs, messages and settings
+    /// printed.
     public static let mask = "***"
 
     /// `url` with any password replaced by `***`.

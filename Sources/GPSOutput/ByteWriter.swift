@@ -5,8 +5,11 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
     // no one, and every append is a bounds check and a store: no copy-on-write test per byte.
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// Bytes written so far (since the start or the last ``removeAll()``).
     public private(set) var count = 0
 
+    /// An empty writer with room for `capacity` bytes (at least 16) before it first grows; it
+    /// doubles as it needs, so the capacity is a guess of the largest output, not a bound.
     public init(capacity: Int = 4096) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
@@ -16,12 +19,17 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
 
     /// A copy of what has been written.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    /// Whether nothing has been written since the start or the last ``removeAll()``.
     public var isEmpty: Bool { count == 0 }
 
+    /// Calls `body` with what has been written, without copying it (to `write` it, or hand it
+    /// to a queue that copies); the pointer is valid only inside `body`.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
+    /// Forgets what was written, keeping the storage: a writer reused for each epoch stops
+    /// allocating once it has grown to the largest.
     public mutating func removeAll() { count = 0 }
 
     @inline(__always)
@@ -35,6 +43,7 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         capacity = bigger
     }
 
+    /// A literal's UTF-8 bytes as they are (no escaping: a JSON key, a separator, a tag).
     @inline(__always)
     public mutating func append(_ text: StaticString) {
         append(raw: text.utf8Start, text.utf8CodeUnitCount)
@@ -47,6 +56,7 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         text.withUTF8 { append(raw: $0.baseAddress, $0.count) }
     }
 
+    /// Bytes as they are, already encoded (a sentence's own, a cached report).
     public mutating func append(bytes more: [UInt8]) {
         more.withUnsafeBufferPointer { append(raw: $0.baseAddress, $0.count) }
     }
@@ -59,6 +69,7 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         count += n
     }
 
+    /// One byte as it is (a quote, a comma, a newline).
     @inline(__always)
     public mutating func append(byte: UInt8) {
         reserve(1)
@@ -85,6 +96,7 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         append(byte: 0x22)
     }
 
+    /// `b` as two upper-case hexadecimal digits (`0A`), as JSON's `\u00XX` escape writes a control.
     public mutating func appendHexByte(_ b: UInt8) {
         let digits: StaticString = "0123456789ABCDEF"
         append(byte: digits.utf8Start[Int(b >> 4)])

@@ -9,6 +9,8 @@ public enum GPSDJSON {
     public struct Device: Sendable {
         let fragment: [UInt8]
 
+        /// The member naming `path` (a device's path or a name, any text: escaped here); nil
+        /// names no device, and the reports leave the member out.
         public init(_ path: String?) {
             var w = ByteWriter(capacity: 64)
             if let path {
@@ -24,6 +26,9 @@ public enum GPSDJSON {
         tpv(fix, device: Device(device), into: &w)
     }
 
+    /// A `TPV` report of `fix`, one line ending in a newline, with the `device` member made
+    /// once beforehand: the form a loop writing every epoch calls. Without a fix (`mode` below
+    /// 2D) only `class`, `device`, `mode` and `time` are written.
     public static func tpv(_ fix: Fix, device: Device, into w: inout ByteWriter) {
         w.append("{\"class\":\"TPV\"")
         w.append(bytes: device.fragment)
@@ -50,6 +55,8 @@ public enum GPSDJSON {
         self.sky(sky, device: Device(device), into: &w)
     }
 
+    /// A `SKY` report of `sky`, one line ending in a newline, with the `device` member made
+    /// once beforehand: the form a loop writing every epoch calls.
     public static func sky(_ sky: SkyView, device: Device, into w: inout ByteWriter) {
         w.append("{\"class\":\"SKY\"")
         w.append(bytes: device.fragment)

@@ -32,8 +32,12 @@ public enum GPX {
         }
     }
 
+    /// `<trkseg>`: a run of trackpoints a map joins with a line; `GPXTrack` opens one at the
+    /// first point after a gap.
     public static func segmentStart(into w: inout ByteWriter) { w.append("    <trkseg>\n") }
 
+    /// `</trkseg>`: the end of a run of points, at a gap (no position, the receiver away or
+    /// silent) or at the end of the document.
     public static func segmentEnd(into w: inout ByteWriter) { w.append("    </trkseg>\n") }
 
     /// `</trk></gpx>`: after this the document is complete.
@@ -133,13 +137,19 @@ public enum GPX {
 /// It turns the epochs' fixes into `<trkseg>`s: a run of fixes with a position is one segment,
 /// and an epoch without one ends it, so a map draws no line across the gap.
 public struct GPXTrack: Sendable {
+    /// Whether the document's beginning (``start(source:into:)``, or the first point) has
+    /// been written.
     public private(set) var isStarted = false
+    /// Whether a `<trkseg>` is open: the last epoch had a position and no gap has come since.
     public private(set) var isSegmentOpen = false
+    /// Whether ``finish(into:)`` has closed the document: nothing more is written.
     public private(set) var isFinished = false
-    /// Trackpoints and segments written so far.
+    /// Trackpoints written so far.
     public private(set) var points = 0
+    /// Segments opened so far: each run of points between two gaps is one.
     public private(set) var segments = 0
 
+    /// A track not yet started: nothing written, no point, no segment.
     public init() {}
 
     /// The document's beginning, up to and including `<trk>`. Writes nothing a second time.

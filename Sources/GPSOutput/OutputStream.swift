@@ -5,9 +5,14 @@ import Synchronization
 /// Buffered writes to a file descriptor (stdout by default), flushed when the buffer fills
 /// or on request: one `write` per many reports, not one per line.
 public final class GPSOutputStream {
+    /// The descriptor written to (1, standard output, by default); the caller opened it and
+    /// closes it, after the last ``flush()``.
     public let fd: Int32
     /// What `fd` is, for a failure to name.
     public let destination: WriteFailure.Destination
+    /// What is written and not yet flushed: append to it, then ``commit(flushNow:)`` (or use
+    /// ``report(flushNow:_:)``). It starts with room for 64 KiB and grows with a report larger
+    /// than what is left.
     public var writer = ByteWriter(capacity: 1 << 16)
     private let threshold: Int
     /// The first write that failed. Nothing is written after it: what would follow is the rest
@@ -22,6 +27,8 @@ public final class GPSOutputStream {
     /// Whether a write failed (see `failure` for which and why).
     public var failed: Bool { hasFailed.load(ordering: .relaxed) }
 
+    /// A stream to `fd`, named `destination` in a failure, that writes once `threshold` bytes
+    /// (32 KiB) are waiting. Not thread-safe: one thread, or one lock, writes to it.
     public init(fd: Int32 = 1, destination: WriteFailure.Destination = .standardOutput, threshold: Int = 1 << 15) {
         self.fd = fd
         self.destination = destination
@@ -52,6 +59,9 @@ public final class GPSOutputStream {
         body(&writer)
     }
 
+    /// Writes everything waiting, whole (a short write is continued, EINTR retried), blocking
+    /// until it is taken, and empties ``writer``. After a failed write (``failure``) nothing
+    /// more is written: what waits is dropped.
     public func flush() {
         guard !writer.isEmpty else { return }
         let descriptor = FileDescriptor(rawValue: fd)

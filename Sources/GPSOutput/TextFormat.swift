@@ -5,6 +5,11 @@ import GPSLocation
 ///
 ///     2019-04-12T00:39:56.000Z  45.8775672 S 170.5001113 E  alt 14.2 m  0.01 m/s  course -  3D GPS  sats 12
 public enum TextFormat {
+    /// `fix` as one line ending in a newline: its UTC time (or `(no time)`), then with a 2D or
+    /// 3D fix the position to 7 decimals (about a centimetre) with its hemispheres, the
+    /// altitude above mean sea level in metres, the speed in m/s, the course in degrees, the
+    /// mode and quality, and the satellites used; `-` for each value the receiver did not give.
+    /// Without a fix, `no fix` and the satellites used, if known.
     public static func line(_ fix: Fix, into w: inout ByteWriter) {
         if let t = fix.timestamp {
             GPSDJSON.appendISO8601(t, into: &w)

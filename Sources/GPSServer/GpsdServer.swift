@@ -13,6 +13,8 @@ import Synchronization
 /// The same loop serves the bare sentences too, when the configuration names an NMEA port
 /// or a datagram address, for programs that read NMEA rather than gpsd's protocol.
 public final class GpsdServer: Sendable {
+    /// What it was made with: addresses, limits (clients, queues, requests, replies), the
+    /// release it reports, and the NMEA port or datagram address if any.
     public let configuration: ServerConfiguration
     /// Where it listens, with the real port when port 0 was asked for: one address when it
     /// binds its own, each one handed over otherwise.
@@ -24,6 +26,8 @@ public final class GpsdServer: Sendable {
     /// Where bare NMEA is served (the real port when 0 was asked for), and whether only this
     /// machine can connect there; nil when not asked for.
     public let nmeaAddress: ListenAddress?
+    /// Whether only this machine can connect to ``nmeaAddress`` (127.0.0.0/8 or ::1); true
+    /// when there is none.
     public let nmeaIsLoopback: Bool
     let log: @Sendable (String) -> Void
     /// Holds the log lines clients cause to a rate, with counts.

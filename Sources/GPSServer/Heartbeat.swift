@@ -2,9 +2,15 @@
 /// long as it runs, between its rounds of sockets: a sign of life that stops when the loop
 /// stops or hangs, which is what a service manager's watchdog wants to hear.
 public struct Heartbeat: Sendable {
+    /// Seconds between beats, above 0; the loop wakes for a beat even with no socket ready, so
+    /// a beat is late by no more than one round of its sockets.
     public let interval: Double
+    /// What each beat does, on the server loop's thread: keep it short (a datagram to the
+    /// service manager), as the loop serves no client while it runs.
     public let beat: @Sendable () -> Void
 
+    /// A heartbeat every `interval` seconds (above 0: anything else is a programming error
+    /// and stops the process).
     public init(every interval: Double, _ beat: @escaping @Sendable () -> Void) {
         precondition(interval > 0, "a heartbeat needs a positive interval")
         self.interval = interval

@@ -1,9 +1,17 @@
 /// Why the server could not start, in words that say what to do about it.
 public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Another socket is bound to the address (EADDRINUSE): on 2947 most often gpsd itself;
+    /// the message says how to stop it or which port to take instead.
     case addressInUse(ListenAddress)
+    /// The system refused the bind (EACCES): a port below 1024 without root.
     case permissionDenied(ListenAddress)
+    /// No interface of this machine has the address (EADDRNOTAVAIL).
     case addressNotAvailable(ListenAddress)
+    /// The listen address's host name could not be resolved; `reason` is the resolver's
+    /// (`getaddrinfo`'s) message.
     case unresolvable(host: String, reason: String)
+    /// Any other system call that failed while setting up the sockets: `call` names it (with
+    /// the address, for `bind`), `reason` is the system's message for its error.
     case system(call: String, reason: String)
     /// A descriptor handed over to listen on (socket activation) that cannot be listened on.
     case notAListeningSocket(descriptor: Int32, reason: String)

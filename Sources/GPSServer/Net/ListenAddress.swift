@@ -2,12 +2,18 @@ import GPSSystem
 
 /// Where `gpsfix serve` listens: `127.0.0.1:2947`, `0.0.0.0:2947`, `[::1]:2947`, `localhost:2947`.
 public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
+    /// A host name or IP address to bind (an IPv6 one without its brackets); `0.0.0.0` or `::`
+    /// for every interface. Resolved when the server binds, not before.
     public var host: String
+    /// The TCP port, 0…65535; 0 lets the system choose a free one (``GpsdServer/addresses``
+    /// holds the one it chose).
     public var port: Int
 
     /// gpsd's own default: loopback, port 2947.
     public static let gpsdDefault = ListenAddress(host: "127.0.0.1", port: 2947)
 
+    /// The address `host`:`port` as given, unchecked: ``init(parsing:defaultPort:)`` checks a
+    /// user's text.
     public init(host: String, port: Int) {
         self.host = host
         self.port = port

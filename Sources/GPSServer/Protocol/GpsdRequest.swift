@@ -2,12 +2,23 @@
 public enum GpsdRequest: Equatable, Sendable {
     /// `?WATCH;` asks for the current policy; `?WATCH={…};` changes it.
     case watch(WatchPolicy.Change?)
+    /// `?POLL;`: the last TPV and SKY of every device, in one `POLL` reply (an `ERROR` when
+    /// that would be over `ServerConfiguration.replyLimit`).
     case poll
+    /// `?DEVICES;`: every device the server has, in one `DEVICES` reply (an `ERROR` when that
+    /// would be over `ServerConfiguration.replyLimit`).
     case devices
     /// `?DEVICE;`; `?DEVICE={…}` (reconfiguring the receiver) is not offered.
     case device(configures: Bool)
+    /// `?VERSION;`: gpsd's `VERSION` report (release and protocol level).
     case version
+    /// A request gpsfix knows whose argument it cannot take (a `?WATCH={…}` that is not a JSON
+    /// object, or names a member with a value of the wrong type): the message the client is
+    /// answered with, in an `ERROR` report.
     case invalid(String)
+    /// Anything else (no leading `?`, a name gpsd does not offer, an argument where none is
+    /// taken): the text as it came, at most `ServerConfiguration.requestLimit` bytes, quoted
+    /// back shortened in an `ERROR` report.
     case unrecognized(String)
 
     /// Reads one request, without its terminating `;` or newline.
@@ -40,14 +51,20 @@ public enum GpsdRequest: Equatable, Sendable {
 
 /// What a client asked to receive, as gpsd's `?WATCH` sets it.
 public struct WatchPolicy: Equatable, Sendable {
+    /// Whether the client is watching at all: nothing but replies to its requests is sent
+    /// until a `?WATCH` enables it.
     public var enable = false
+    /// Whether the watch includes gpsd's JSON reports (TPV, SKY, and GST when the receiver
+    /// sends one).
     public var json = false
+    /// Whether the watch includes the NMEA sentences as received, one a line.
     public var nmea = false
     /// gpsd's raw levels: 1 and 2 both mean the sentences as received, for an NMEA device.
     public var raw = 0
     /// The one device watched (its path); nil for every device.
     public var device: String?
 
+    /// The policy of a client that has sent no `?WATCH`: not watching, every device.
     public init() {}
 
     /// Whether this client is told of the device at `path`.
@@ -61,13 +78,20 @@ public struct WatchPolicy: Equatable, Sendable {
     /// The members a `?WATCH={…}` named, nil for those it did not (`apply(_:)` says what each
     /// one not named comes to).
     public struct Change: Equatable, Sendable {
+        /// `enable` as sent; nil when not named (which ``WatchPolicy/apply(_:)`` takes as true).
         public var enable: Bool?
+        /// `json` as sent; nil when not named (the policy's stays as it was).
         public var json: Bool?
+        /// `nmea` as sent; nil when not named (the policy's stays as it was).
         public var nmea: Bool?
+        /// `raw` as sent, 0…2 (`true` read as 1, `false` as 0); nil when not named (the
+        /// policy's stays as it was).
         public var raw: Int?
         /// The device to watch alone.
         public var device: String?
 
+        /// A change naming the members given (a test's, or a request's once parsed); each nil
+        /// is a member the request did not name.
         public init(enable: Bool? = nil, json: Bool? = nil, nmea: Bool? = nil, raw: Int? = nil, device: String? = nil) {
             self.enable = enable
             self.json = json
@@ -116,6 +140,8 @@ public struct WatchPolicy: Equatable, Sendable {
         }
     }
 
+    /// Why a `?WATCH={…}`'s object was refused (not an object, a member of the wrong type or
+    /// value); the client is answered `Invalid WATCH: ` and this ``description``.
     public struct WatchError: Error, Equatable, CustomStringConvertible, Sendable {
         public let description: String
     }

@@ -6,8 +6,12 @@ public struct DeviceDescription: Equatable, Sendable {
     public var path: String
     /// gpsd's driver name: "NMEA0183" for a receiver or a capture read by the NMEA engine.
     public var driver: String
+    /// The serial line's speed in bits per second (4800, 9600, … as the port was opened or
+    /// autobaud found it), shown as DEVICE's `bps`; nil for a device that is not a serial port
+    /// (a capture, a network stream) or before autobaud has settled, and then left out.
     public var bps: Int?
 
+    /// A device at `path`, of gpsd's `driver` (NMEA 0183 by default), at `bps` when known.
     public init(path: String, driver: String = "NMEA0183", bps: Int? = nil) {
         self.path = path
         self.driver = driver
