@@ -3,20 +3,26 @@
 # module from the debug build's module files, then `docc convert` with the module's catalog
 # (Sources/MODULE/MODULE.docc), warnings as errors, into .build/docs/MODULE.doccarchive; and
 # last, the public symbols without documentation (Tools/docs/undocumented.py), which fail it.
-# Usage: Tools/docs/build.sh [MODULE...]   (default: every library product's targets)
+#
+# Usage: Tools/docs/build.sh [--symbols-only] [MODULE...]
+#   MODULE...       default: every library product's targets, as Package.swift lists them
+#   --symbols-only  no docc: only the undocumented symbols (what DocumentationTests runs)
+#   GPSFIX_BIN=DIR  the build's products directory (default: `swift build --show-bin-path`;
+#                   a test sets it, since SwiftPM cannot be asked while `swift test` runs)
 set -eu
 cd "$(dirname "$0")/../.."
-bin=$(swift build --show-bin-path)
-out=.build/docs
+convert=1
+if [ "${1:-}" = "--symbols-only" ]; then convert=0; shift; fi
+bin=${GPSFIX_BIN:-$(swift build --show-bin-path)}
+out=${GPSFIX_DOCS_OUT:-.build/docs}
 graphs=$out/symbol-graphs
 if [ $# -eq 0 ]; then
-    set -- $(swift package dump-package | python3 -c '
-import json, sys
-package = json.load(sys.stdin)
+    # The library products' targets, from Package.swift's `.library(name:targets:)` lines.
+    set -- $(python3 -c '
+import re
 names = []
-for product in package["products"]:
-    if "library" in product["type"]:
-        names += [t for t in product["targets"] if t not in names]
+for targets in re.findall(r"\.library\(name: \"[^\"]+\", targets: \[([^\]]*)\]", open("Package.swift").read()):
+    names += [t for t in re.findall(r"\"([^\"]+)\"", targets) if t not in names]
 print(" ".join(names))')
 fi
 triple=$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')
@@ -31,6 +37,7 @@ for module in "$@"; do
     swift-symbolgraph-extract -module-name "$module" -I "$bin/Modules" -target "$triple" $cflags \
         -output-dir "$graphs/$module" -minimum-access-level public -skip-synthesized-members
     dirs="$dirs $graphs/$module"
+    [ $convert -eq 1 ] || continue
     catalog=Sources/$module/$module.docc
     [ -d "$catalog" ] || { echo "docs: $module has no catalog ($catalog)" >&2; status=1; continue; }
     docc convert "$catalog" --additional-symbol-graph-dir "$graphs/$module" \
