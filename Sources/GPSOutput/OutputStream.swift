@@ -1,12 +1,13 @@
-import GPSSystem
+public import GPSSystem
 public import GPSLocation
 import Synchronization
 
 /// Buffered writes to a file descriptor (stdout by default), flushed when the buffer fills
 /// or on request: one `write` per many reports, not one per line.
 public final class GPSOutputStream {
-    public let fd: Int32
-    /// What `fd` is, for a failure to name.
+    /// Where it writes: borrowed, never closed here (whoever opened it closes it).
+    public let descriptor: FileDescriptor
+    /// What `descriptor` is, for a failure to name.
     public let destination: WriteFailure.Destination
     public var writer = ByteWriter(capacity: 1 << 16)
     private let threshold: Int
@@ -22,8 +23,11 @@ public final class GPSOutputStream {
     /// Whether a write failed (see `failure` for which and why).
     public var failed: Bool { hasFailed.load(ordering: .relaxed) }
 
-    public init(fd: Int32 = 1, destination: WriteFailure.Destination = .standardOutput, threshold: Int = 1 << 15) {
-        self.fd = fd
+    /// A stream writing to `descriptor` (named `destination` in a failure), flushed once
+    /// `threshold` bytes are held.
+    public init(descriptor: FileDescriptor = .standardOutput, destination: WriteFailure.Destination = .standardOutput,
+                threshold: Int = 1 << 15) {
+        self.descriptor = descriptor
         self.destination = destination
         self.threshold = threshold
     }
@@ -54,7 +58,7 @@ public final class GPSOutputStream {
 
     public func flush() {
         guard !writer.isEmpty else { return }
-        let descriptor = FileDescriptor(rawValue: fd)
+        let descriptor = descriptor
         let code = writer.withUnsafeBytes { raw -> Int32? in
             guard failure == nil else { return nil }
             do throws(SystemError) {

@@ -61,7 +61,7 @@ struct SocketTests {
             _ = try TCPListener(adopting: wakeup.descriptor)
             Issue.record("a pipe was taken")
         } catch {
-            #expect(error == .notAListeningSocket(descriptor: wakeup.descriptor.rawValue, reason: "not a socket"))
+            #expect(error == .notAListeningSocket(descriptor: wakeup.descriptor, reason: "not a socket"))
         }
     }
 
