@@ -112,11 +112,11 @@ public final class MQTTClient: Sendable {
         return n == 1
     }
 
-    /// Sends what is queued (up to `within` seconds), says goodbye to the broker, and ends the
+    /// Sends what is queued (for up to `within`), says goodbye to the broker, and ends the
     /// thread; returns once it has, or `within` has passed. Called on the client's own thread
     /// (from an event's handler: a reader that has seen enough), it returns at once, and the
     /// thread ends when the handler returns, rather than wait out `within` for itself.
-    public func stop(within seconds: Double = 2) {
+    public func stop(within patience: Duration = .seconds(2)) {
         let running = shared.withLock { s -> Bool in
             s.stopping = true
             let own = s.thread == .current
@@ -124,7 +124,7 @@ public final class MQTTClient: Sendable {
         }
         wakeup?.signal()
         guard running else { return }
-        let deadline = Clocks.monotonicSeconds + seconds
+        let deadline = Clocks.monotonicSeconds + patience.inSeconds
         while !ended.load(ordering: .acquiring), Clocks.monotonicSeconds < deadline { Clocks.sleep(for: .milliseconds(5)) }
     }
 

@@ -37,6 +37,7 @@ public struct ServerConfiguration: Sendable {
     /// How often one client may have the fleet listed (`?DEVICES`, `?POLL`, and the DEVICES a
     /// watch starts with): `requestBurst` (10) at once, then `requestRate` (5) a second. One
     /// more is answered with an ERROR, and the rest until the rate allows are not answered.
+    /// A rate, not a time span: listings per second, on average.
     public var requestRate: Double = 5
     /// How many listings one client may ask for at once before `requestRate` holds it.
     public var requestBurst: Int = 10

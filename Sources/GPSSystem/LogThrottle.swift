@@ -11,10 +11,13 @@ import Synchronization
 /// within a window or so of the last event even if no more come. Bounded: at most
 /// `maxKinds` kinds are tracked (kinds are the caller's fixed words, never a peer's text).
 public final class LogThrottle: Sendable {
-    public let window: Double
+    /// How long a burst lasts: past it, the counts held are told and the burst starts again.
+    public let window: Duration
     public let burst: Int
     public static let maxKinds = 64
     private let now: @Sendable () -> Double
+    /// `window` in seconds, as `now` reads the clock.
+    private let windowSeconds: Double
 
     private struct Kind {
         var windowStart: Double
@@ -25,11 +28,13 @@ public final class LogThrottle: Sendable {
     }
     private let kinds = Mutex<[String: Kind]>([:])
 
-    /// `window` in seconds (one minute unless a test says otherwise); `burst` lines of a
-    /// kind are written in full per window.
-    public init(window: Double = 60, burst: Int = 5,
+    /// `window` one minute unless a test says otherwise (a millisecond at least); `burst`
+    /// lines of a kind are written in full per window; `now` reads the monotonic clock in
+    /// seconds, or a test's.
+    public init(window: Duration = .seconds(60), burst: Int = 5,
                 now: @escaping @Sendable () -> Double = { Clocks.monotonicSeconds }) {
-        self.window = max(window, 0.001)
+        self.window = max(window, .milliseconds(1))
+        windowSeconds = self.window.inSeconds
         self.burst = max(burst, 0)
         self.now = now
     }
@@ -42,7 +47,7 @@ public final class LogThrottle: Sendable {
         var out: [String] = []
         let write = kinds.withLock { kinds -> Bool in
             if var k = kinds[kind] {
-                if t - k.windowStart >= window {
+                if t - k.windowStart >= windowSeconds {
                     if let told = tell(k) { out.append(told) }
                     k = Kind(windowStart: t, summary: summary)
                 }
@@ -65,7 +70,7 @@ public final class LogThrottle: Sendable {
         let t = now()
         return kinds.withLock { kinds in
             var out: [String] = []
-            for (name, k) in kinds where t - k.windowStart >= window {
+            for (name, k) in kinds where t - k.windowStart >= windowSeconds {
                 if let told = tell(k) { out.append(told) }
                 kinds[name] = nil
             }
@@ -84,7 +89,7 @@ public final class LogThrottle: Sendable {
 
     private func tell(_ k: Kind) -> String? {
         guard k.suppressed > 0 else { return nil }
-        let span = window == 60 ? "minute" : "\(Int(window.rounded(.up))) s"
+        let span = window == .seconds(60) ? "minute" : "\(Int(windowSeconds.rounded(.up))) s"
         return "\(k.suppressed + k.written) \(k.summary) in the last \(span) (\(k.suppressed) not logged one by one)"
     }
 }

@@ -149,7 +149,7 @@ struct NMEATCPManagerTests {
     func stopWhileConnecting() async throws {
         // 192.0.2.0/24 is TEST-NET-1: never routed, so a SYN there waits for no answer (or
         // fails at once where there is no route at all; either way nothing hangs).
-        let manager = NMEATCPManager(host: "192.0.2.1", port: 10110, options: .init(waitsForPeer: true, connectTimeout: 30))
+        let manager = NMEATCPManager(host: "192.0.2.1", port: 10110, options: .init(waitsForPeer: true, connectTimeout: .seconds(30)))
         let delegate = start(manager)
         try await Task.sleep(for: .milliseconds(300))
         let stopped = monotonicSeconds()

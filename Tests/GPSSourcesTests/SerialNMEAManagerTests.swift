@@ -297,7 +297,7 @@ struct SerialNMEAManagerTests {
         // that moves only when the test advances it (steps of a power of two: exact sums)
         let pty = try PseudoTerminal()
         let clock = VirtualClock()
-        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 9600, staleAfter: 0.25, reconnect: false),
+        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 9600, staleAfter: .milliseconds(250), reconnect: false),
                                         stableLinkDirectory: DeviceKind.stableLinkDirectory, clock: clock)
         let delegate = await start(manager)
         #expect(delegate.statuses == [.started])
@@ -320,7 +320,7 @@ struct SerialNMEAManagerTests {
         manager.stopUpdatingLocation()
 
         // Then: stale after exactly the limit, each time
-        #expect(delegate.statuses == [.started, .stale(seconds: 0.25), .streaming, .stale(seconds: 0.25)])
+        #expect(delegate.statuses == [.started, .stale(after: .milliseconds(250)), .streaming, .stale(after: .milliseconds(250))])
         #expect(!delegate.fixes.isEmpty)
     }
 
@@ -450,7 +450,7 @@ struct SerialNMEAManagerTests {
     @Test("stopUpdatingLocation wakes the reader at once; nothing is reported after it", .timeLimit(.minutes(1)))
     func stopIsPrompt() async throws {
         let pty = try PseudoTerminal()
-        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 115_200, staleAfter: 60))
+        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 115_200, staleAfter: .seconds(60)))
         let delegate = await start(manager)
         #expect(pty.isExclusive)
 

@@ -17,8 +17,8 @@ public final class SerialNMEAManager: LocationManagerInterface {
         /// The line speed; nil to find it by listening (see `Autobaud`). Ignored for USB
         /// CDC-ACM devices (ttyACM*), which have no line speed.
         public var baud: Int?
-        /// Seconds without a byte before the port is reported `.stale`.
-        public var staleAfter: Double
+        /// How long without a byte before the port is reported `.stale`.
+        public var staleAfter: Duration
         /// Whether to wait for an unplugged receiver to come back: at the same path, or under
         /// the same `/dev/serial/by-id` name if it returns as another node.
         public var reconnect: Bool
@@ -31,7 +31,7 @@ public final class SerialNMEAManager: LocationManagerInterface {
         /// Whether the receiver's simulator output (GGA quality 8, mode S) counts as fixes.
         public var acceptsSimulatedFixes: Bool
 
-        public init(baud: Int? = nil, staleAfter: Double = 5, reconnect: Bool = true, waitsForDevice: Bool = false,
+        public init(baud: Int? = nil, staleAfter: Duration = .seconds(5), reconnect: Bool = true, waitsForDevice: Bool = false,
                     forwardsSentences: Bool = false, acceptsSimulatedFixes: Bool = false) {
             self.baud = baud
             self.staleAfter = staleAfter
@@ -125,7 +125,7 @@ public final class SerialNMEAManager: LocationManagerInterface {
         // Every byte of this run goes to the handler set when it started.
         let onBytes = self.onBytes
         var settings = StreamReader.Settings()
-        settings.staleAfter = options.staleAfter
+        settings.staleAfter = options.staleAfter.inSeconds
         settings.forwardsSentences = options.forwardsSentences
         settings.acceptsSimulatedFixes = options.acceptsSimulatedFixes
         settings.onBytes = onBytes
