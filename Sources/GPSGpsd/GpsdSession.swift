@@ -109,7 +109,7 @@ final class GpsdSession {
             }
             let readiness: FileDescriptor.Wait
             do {
-                readiness = try connection.waitReadable(seconds: left, wakeup: wakeup)
+                readiness = try connection.waitReadable(within: .seconds(left), wakeup: wakeup)
             } catch {
                 return .lost(reason: error.description)
             }

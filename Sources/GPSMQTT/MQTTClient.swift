@@ -198,7 +198,7 @@ private struct ClientLoop {
                 return client.tell(.failed(error))
             case .lost(let error):
                 client.tell(.disconnected(error, retry: .nanoseconds(Int64(delay * 1e9))))
-                if wakeup.sleep(delay) { wakeup.drain() }
+                if wakeup.sleep(.seconds(delay)) { wakeup.drain() }
                 // Time goes on while the broker is away: what waits on it (a fleet's quiet
                 // vehicles forgotten, counts a log holds back) is told, once per retry.
                 if !client.stopping { client.tell(.tick) }

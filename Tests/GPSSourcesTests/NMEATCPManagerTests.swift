@@ -109,10 +109,10 @@ struct NMEATCPManagerTests {
 
         // When the clock moves through waits of 0.25, 0.5, 1 and 1 (the longest)
         for (index, wait) in [0.25, 0.5, 1, 1].enumerated() {
-            clock.advance(by: wait / 2)
+            clock.advance(by: .seconds(wait / 2))
             try await Task.sleep(for: .milliseconds(30))
             #expect(attempts().count == index, "attempt \(index + 1) before its time")
-            clock.advance(by: wait / 2)
+            clock.advance(by: .seconds(wait / 2))
             // Then the next attempt is made (refused: nobody listens any more), and the next wait begins
             #expect(await waitUntil(.seconds(10)) { attempts().count == index + 1 && clock.sleepers == 1 })
         }

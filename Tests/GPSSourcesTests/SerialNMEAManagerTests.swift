@@ -303,19 +303,19 @@ struct SerialNMEAManagerTests {
         #expect(delegate.statuses == [.started])
 
         // When less than the limit passes, nothing is said; at the limit, .stale
-        clock.advance(by: 0.125)
+        clock.advance(by: .milliseconds(125))
         try await Task.sleep(for: .milliseconds(30))
         #expect(delegate.statuses == [.started], "stale before its time")
-        clock.advance(by: 0.125)
+        clock.advance(by: .milliseconds(125))
         #expect(await waitUntil(.seconds(3)) { delegate.statuses.count >= 2 })
         // Quiet for long after: stale is said once
-        clock.advance(by: 4)
+        clock.advance(by: .seconds(4))
         try await Task.sleep(for: .milliseconds(30))
         #expect(delegate.statuses.count == 2, "stale is said once: \(delegate.statuses)")
         // Then two epochs, then quiet again
         pty.write(SerialCapture.bytes(epochs: 2))
         #expect(await waitUntil(.seconds(3)) { delegate.statuses.count >= 3 && delegate.fixes.count >= 2 })
-        clock.advance(by: 0.25)
+        clock.advance(by: .milliseconds(250))
         #expect(await waitUntil(.seconds(3)) { delegate.statuses.count >= 4 })
         manager.stopUpdatingLocation()
 
