@@ -180,7 +180,7 @@ private struct ClientLoop {
         guard let wakeup = client.wake else {
             return client.tell(.failed(.badSetting("no descriptor left for the MQTT client's wake-up pipe")))
         }
-        var delay = client.settings.firstRetry.seconds
+        var delay = client.settings.firstRetry
         var first = true
         while !client.stopping {
             let end: End
@@ -188,7 +188,7 @@ private struct ClientLoop {
                 end = error.isFatal ? .failed(error) : .lost(error)
             } else {
                 first = false
-                end = serve(connection, wakeup: wakeup) { delay = client.settings.firstRetry.seconds }
+                end = serve(connection, wakeup: wakeup) { delay = client.settings.firstRetry }
             }
             client.setConnected(false)
             switch end {
@@ -197,12 +197,12 @@ private struct ClientLoop {
             case .failed(let error):
                 return client.tell(.failed(error))
             case .lost(let error):
-                client.tell(.disconnected(error, retry: .nanoseconds(Int64(delay * 1e9))))
-                if wakeup.sleep(.seconds(delay)) { wakeup.drain() }
+                client.tell(.disconnected(error, retry: delay))
+                if wakeup.sleep(delay) { wakeup.drain() }
                 // Time goes on while the broker is away: what waits on it (a fleet's quiet
                 // vehicles forgotten, counts a log holds back) is told, once per retry.
                 if !client.stopping { client.tell(.tick) }
-                delay = min(delay * 2, client.settings.longestRetry.seconds)
+                delay = min(delay * 2, client.settings.longestRetry)
             }
         }
     }

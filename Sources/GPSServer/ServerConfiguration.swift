@@ -66,11 +66,3 @@ public struct ServerConfiguration: Sendable {
         self.nmeaDatagramAddress = nmeaDatagramAddress
     }
 }
-
-extension Duration {
-    /// The span in seconds, for the loop's arithmetic on its monotonic clock.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
-}
