@@ -17,7 +17,7 @@ public struct PassedSockets: Equatable, Sendable {
     public let sockets: [Socket]
 
     /// `SD_LISTEN_FDS_START`: the first descriptor passed; the others follow it in order.
-    public static let firstDescriptor: Int32 = 3
+    public static let firstDescriptor = FileDescriptor(rawValue: 3)
 
     /// Every socket's descriptor, in the order passed.
     public var descriptors: [FileDescriptor] { sockets.map(\.descriptor) }
@@ -33,7 +33,7 @@ public struct PassedSockets: Equatable, Sendable {
         guard let pid = pid_t(listenPID), pid > 0 else { throw .malformed(variable: "LISTEN_PID", value: listenPID) }
         guard pid == processID else { return nil }
         // The descriptors must stay below what an Int32 holds, counted from 3.
-        guard let count = Int32(listenFDs), count >= 0, count <= Int32.max - Self.firstDescriptor else {
+        guard let count = Int32(listenFDs), count >= 0, count <= Int32.max - Self.firstDescriptor.rawValue else {
             throw .malformed(variable: "LISTEN_FDS", value: listenFDs)
         }
         guard count > 0 else { return nil }
@@ -42,7 +42,7 @@ public struct PassedSockets: Equatable, Sendable {
         let names = listenFDNames.map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
         let matched = names?.count == Int(count) ? names : nil
         sockets = (0..<count).map { index in
-            Socket(descriptor: FileDescriptor(rawValue: Self.firstDescriptor + index), name: matched.map { $0[Int(index)] }.flatMap { $0.isEmpty ? nil : $0 })
+            Socket(descriptor: FileDescriptor(rawValue: Self.firstDescriptor.rawValue + index), name: matched.map { $0[Int(index)] }.flatMap { $0.isEmpty ? nil : $0 })
         }
     }
 
