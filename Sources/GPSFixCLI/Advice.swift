@@ -41,17 +41,17 @@ enum Advice {
         }
     }
 
-    /// A port quiet for `seconds`, in the light of what it sent before.
     /// How long nothing came, alone.
-    static func gap(_ seconds: Double) -> String { "nothing received for \(Int(seconds)) s" }
+    static func gap(_ quiet: Duration) -> String { "nothing received for \(Int(quiet.inSeconds)) s" }
 
-    static func silence(_ seconds: Double, _ heard: Reception?) -> String {
-        let quiet = gap(seconds)
+    /// A port quiet for `silent`, in the light of what it sent before.
+    static func silence(_ silent: Duration, _ heard: Reception?) -> String {
+        let quiet = gap(silent)
         switch heard {
         case nil:
             return quiet + " (is the receiver on, and connected?)"
         case let heard? where heard.bytes == 0:
-            return "nothing received in the \(Int(seconds)) s since it was opened (is the receiver on and connected, and is this its port?)"
+            return "nothing received in the \(Int(silent.inSeconds)) s since it was opened (is the receiver on and connected, and is this its port?)"
         case let heard? where heard.sentences == 0:
             return quiet + "; before that, \(heard.bytes) bytes but no NMEA sentences" + (heard.baud.map { " at \($0) baud" } ?? "")
         default:

@@ -16,7 +16,7 @@ enum StatusWords {
         case .streaming: "\(source): receiving"
         case .disconnected(let reason): "\(source): \(reason) — waiting for it to come back"
         case .reconnecting(let attempt): attempt == 1 || attempt % 10 == 0 ? "\(source): \(reconnecting(attempt))" : nil
-        case .stale(let seconds): "\(source): " + Advice.silence(seconds, reception)
+        case .stale(let quiet): "\(source): " + Advice.silence(quiet, reception)
         case .finished, .stopped: nil
         }
     }
@@ -35,8 +35,8 @@ enum StatusWords {
             return gone
         case .reconnecting(let attempt)?:
             return kind == .gpsd ? "gpsd \(reconnecting(attempt))" : "\(gone) (attempt \(attempt))"
-        case .stale(let seconds)?:
-            return Advice.gap(seconds)
+        case .stale(let quiet)?:
+            return Advice.gap(quiet)
         case .finished?:
             return "end of capture"
         case .stopped?:

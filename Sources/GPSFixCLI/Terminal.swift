@@ -11,7 +11,7 @@ final class Terminal: @unchecked Sendable {
     let errFD: Int32
 
     init(outFD: Int32 = 1, errFD: Int32 = 2) {
-        out = GPSOutputStream(fd: outFD)
+        out = GPSOutputStream(descriptor: FileDescriptor(rawValue: outFD))
         self.errFD = errFD
     }
 

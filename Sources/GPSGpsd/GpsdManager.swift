@@ -21,8 +21,8 @@ public final class GpsdManager: LocationManagerInterface {
     public let host: String
     /// gpsd's TCP port, 2947 by default.
     public let port: Int
-    /// Seconds without any usable line from gpsd before the connection counts as lost.
-    public let watchdog: Double
+    /// How long without any usable line from gpsd before the connection counts as lost.
+    public let watchdog: Duration
     /// Whether to reconnect after gpsd went away, once it had been reached.
     public let reconnect: Bool
     /// Whether to ask gpsd for the receiver's sentences too ("nmea" in the watch) and pass
@@ -37,9 +37,9 @@ public final class GpsdManager: LocationManagerInterface {
     let rejected = Atomic<Int>(0)
 
     /// A manager for the gpsd at `host`:`port`; nothing is connected until
-    /// ``startUpdatingLocation()``. `watchdog` is in seconds (see ``watchdog``); `reconnect`,
+    /// ``startUpdatingLocation()``. `watchdog` is the silence that counts as lost (see ``watchdog``); `reconnect`,
     /// `forwardsSentences` and `waitsForGpsd` are the properties of those names.
-    public init(host: String = "127.0.0.1", port: Int = 2947, watchdog: Double = 5, reconnect: Bool = true,
+    public init(host: String = "127.0.0.1", port: Int = 2947, watchdog: Duration = .seconds(5), reconnect: Bool = true,
                 forwardsSentences: Bool = false, waitsForGpsd: Bool = false) {
         self.host = host
         self.port = port

@@ -103,11 +103,13 @@ final class GpsdSession {
         var buffer = [UInt8](repeating: 0, count: Self.readSize)
         while true {
             if run.isStopped { return .stopped }
-            let left = manager.watchdog - (Clocks.monotonicSeconds - lastHeard)
-            guard left > 0 else { return .lost(reason: "gpsd went silent (nothing usable for \(format(manager.watchdog)) s)") }
+            let left = manager.watchdog.inSeconds - (Clocks.monotonicSeconds - lastHeard)
+            guard left > 0 else {
+                return .lost(reason: "gpsd went silent (nothing usable for \(format(manager.watchdog.inSeconds)) s)")
+            }
             let readiness: FileDescriptor.Wait
             do {
-                readiness = try connection.waitReadable(seconds: left, wakeup: wakeup)
+                readiness = try connection.waitReadable(within: .seconds(left), wakeup: wakeup)
             } catch {
                 return .lost(reason: error.description)
             }

@@ -1,3 +1,5 @@
+import GPSSystem
+
 /// Why a location could not be had, in words a person can act on.
 ///
 /// The words state facts about the source; advice that names a command's flags is the CLI's
@@ -112,7 +114,7 @@ public enum LocationError: Error, Hashable, Codable, Sendable, CustomStringConve
     }
 
     private static func format(_ limit: Duration) -> String {
-        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        let seconds = limit.inSeconds
         return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

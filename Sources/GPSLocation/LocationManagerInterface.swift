@@ -73,8 +73,9 @@ public enum SourceStatus: Hashable, Codable, Sendable {
     case disconnected(reason: String)
     /// Trying again, after `attempt` failures.
     case reconnecting(attempt: Int)
-    /// Open, but nothing has arrived for a while.
-    case stale(seconds: Double)
+    /// Open, but nothing has arrived for a while: `after` is how long, measured on the
+    /// monotonic clock.
+    case stale(after: Duration)
     /// A finite source (a capture without `--loop`) has delivered everything.
     case finished(Statistics)
     /// Stopped on request.

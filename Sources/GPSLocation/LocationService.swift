@@ -1,6 +1,7 @@
 public import NMEA
 import Dispatch
 import Synchronization
+import GPSSystem
 
 /// What apps and the CLI use: the current location on request, or a stream of fixes, from any
 /// source behind `LocationManagerInterface`.
@@ -149,8 +150,7 @@ public final class LocationService: LocationManagerDelegate {
             return (id, mustStart)
         }
         if let timeout {
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.inSeconds) { [weak self] in
                 self?.withdraw(request: id, answer: .timeout(after: timeout, reception: self?.manager.reception))
             }
         }

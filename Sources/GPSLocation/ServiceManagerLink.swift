@@ -59,8 +59,8 @@ public final class ServiceManagerLink: LocationFeed {
     /// How often to call `beat()`: often enough for the watchdog (half its timeout, as
     /// systemd asks) and for a held-back status to go out within a second of its time.
     public var beatInterval: Duration {
-        guard let seconds = notifier.watchdogInterval, seconds < 1 else { return .seconds(1) }
-        return .nanoseconds(Int64(seconds * 1e9))
+        guard let interval = notifier.watchdogInterval, interval < .seconds(1) else { return .seconds(1) }
+        return interval
     }
 
     /// Called on a source's thread with each of its events; with several sources, the status
@@ -105,7 +105,7 @@ public final class ServiceManagerLink: LocationFeed {
             var messages: [ServiceNotifier.Message] = []
             if let interval = notifier.watchdogInterval, now >= s.nextPing {
                 messages.append(.watchdog)
-                s.nextPing = now + interval
+                s.nextPing = now + interval.inSeconds
             }
             if s.ready, let due = s.pacer.due(now: now) { messages.append(.status(due.text)) }
             return messages

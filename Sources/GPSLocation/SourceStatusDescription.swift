@@ -1,4 +1,5 @@
 import NMEA
+import GPSSystem
 
 extension SourceStatus: CustomStringConvertible {
     /// "started", "disconnected: hung up", "finished: Statistics(…)": as a log line says it.
@@ -9,7 +10,7 @@ extension SourceStatus: CustomStringConvertible {
         case .streaming: "streaming"
         case .disconnected(let reason): "disconnected: \(reason)"
         case .reconnecting(let attempt): "reconnecting (attempt \(attempt))"
-        case .stale(let seconds): "stale: nothing for \(fixed(seconds)) s"
+        case .stale(let quiet): "stale: nothing for \(fixed(quiet.inSeconds)) s"
         case .finished(let statistics): "finished: \(statistics)"
         case .stopped: "stopped"
         }

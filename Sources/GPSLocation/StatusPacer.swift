@@ -1,3 +1,5 @@
+import GPSSystem
+
 /// How often the service manager hears a new status: a change of kind (a fix gained or lost,
 /// the receiver gone) after at least `kindGap` seconds since the last, a change of detail
 /// only (a satellite more) after `detailGap`, and nothing that says what was said already.
@@ -32,8 +34,7 @@ public struct StatusPacer: Sendable {
     public mutating func due(now: Double) -> ServiceStatus? {
         guard let status = pending else { return nil }
         let gap = status.kind == sent?.kind ? detailGap : kindGap
-        let parts = gap.components
-        guard now - sentAt >= Double(parts.seconds) + Double(parts.attoseconds) / 1e18 else { return nil }
+        guard now - sentAt >= gap.inSeconds else { return nil }
         take(status, now: now)
         return status
     }

@@ -1,4 +1,5 @@
 import GPSLocation
+import GPSSystem
 
 /// How much of itself a fleet reader gives to the vehicles it hears of: anyone who may publish
 /// under the prefix decides which vehicles exist, so none of these is theirs to decide.
@@ -12,9 +13,9 @@ public struct FleetLimits: Sendable, Equatable {
     /// (controls, bidi overrides, zero-width characters: `PeerText`), which cgps and any gpsd
     /// client would print as it came.
     public var maxNameBytes = 64
-    /// A vehicle offline, or silent, this many seconds is forgotten (its device freed); it
-    /// comes back as new with its next report.
-    public var forgetAfter: Double = 600
+    /// A vehicle offline, or silent, this long is forgotten (its device freed); it comes back
+    /// as new with its next report.
+    public var forgetAfter: Duration = .seconds(600)
     /// Reports (and statuses) a vehicle may send per second, on average, with bursts of
     /// `burst`: a 10 Hz receiver's TPV and SKY are about 11. The rest are dropped unread and
     /// counted, so one vehicle's flood costs a look at its topic, not the others' reports.
@@ -123,7 +124,7 @@ struct FleetRoster {
     mutating func forget(now: Double) -> [(vehicle: String, wasOffline: Bool)] {
         guard now - lastSweep >= 1 || now < lastSweep else { return [] }
         lastSweep = now
-        let gone = vehicles.filter { now - max($0.value.lastHeard, $0.value.offlineSince ?? 0) >= limits.forgetAfter }
+        let gone = vehicles.filter { now - max($0.value.lastHeard, $0.value.offlineSince ?? 0) >= limits.forgetAfter.inSeconds }
         for name in gone.keys { vehicles[name] = nil }
         return gone.map { ($0.key, $0.value.offlineSince != nil) }.sorted { $0.vehicle < $1.vehicle }
     }

@@ -126,11 +126,11 @@ public final class MQTTClient: Sendable {
         return n == 1
     }
 
-    /// Sends what is queued (up to `within` seconds), says goodbye to the broker, and ends the
+    /// Sends what is queued (for up to `within`), says goodbye to the broker, and ends the
     /// thread; returns once it has, or `within` has passed. Called on the client's own thread
     /// (from an event's handler: a reader that has seen enough), it returns at once, and the
     /// thread ends when the handler returns, rather than wait out `within` for itself.
-    public func stop(within seconds: Double = 2) {
+    public func stop(within patience: Duration = .seconds(2)) {
         let running = shared.withLock { s -> Bool in
             s.stopping = true
             let own = s.thread == .current
@@ -138,7 +138,7 @@ public final class MQTTClient: Sendable {
         }
         wakeup?.signal()
         guard running else { return }
-        let deadline = Clocks.monotonicSeconds + seconds
+        let deadline = Clocks.monotonicSeconds + patience.inSeconds
         while !ended.load(ordering: .acquiring), Clocks.monotonicSeconds < deadline { Clocks.sleep(for: .milliseconds(5)) }
     }
 
@@ -196,7 +196,7 @@ private struct ClientLoop {
         guard let wakeup = client.wake else {
             return client.tell(.failed(.badSetting("no descriptor left for the MQTT client's wake-up pipe")))
         }
-        var delay = client.settings.firstRetry.seconds
+        var delay = client.settings.firstRetry
         var first = true
         while !client.stopping {
             let end: End
@@ -204,7 +204,7 @@ private struct ClientLoop {
                 end = error.isFatal ? .failed(error) : .lost(error)
             } else {
                 first = false
-                end = serve(connection, wakeup: wakeup) { delay = client.settings.firstRetry.seconds }
+                end = serve(connection, wakeup: wakeup) { delay = client.settings.firstRetry }
             }
             client.setConnected(false)
             switch end {
@@ -213,12 +213,12 @@ private struct ClientLoop {
             case .failed(let error):
                 return client.tell(.failed(error))
             case .lost(let error):
-                client.tell(.disconnected(error, retry: .nanoseconds(Int64(delay * 1e9))))
+                client.tell(.disconnected(error, retry: delay))
                 if wakeup.sleep(delay) { wakeup.drain() }
                 // Time goes on while the broker is away: what waits on it (a fleet's quiet
                 // vehicles forgotten, counts a log holds back) is told, once per retry.
                 if !client.stopping { client.tell(.tick) }
-                delay = min(delay * 2, client.settings.longestRetry.seconds)
+                delay = min(delay * 2, client.settings.longestRetry)
             }
         }
     }

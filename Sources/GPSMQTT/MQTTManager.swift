@@ -113,7 +113,7 @@ public final class MQTTManager: LocationManagerInterface {
         if let (client, thread) = client.withLock({ $0.take() }) {
             // From the run's own thread (a handler that has seen enough) the client ends once
             // the handler returns: waiting for that here would only wait out the 0.5 s.
-            client.stop(within: thread == .current ? 0 : 0.5)
+            client.stop(within: thread == .current ? .zero : .milliseconds(500))
         }
         if stopped { onFleetNews?(.stopped) }
     }
@@ -221,7 +221,7 @@ public final class MQTTManager: LocationManagerInterface {
         for (vehicle, wasOffline) in run.roster.forget(now: Clocks.monotonicSeconds) {
             if !wasOffline, !reporter.run.isStopped {
                 label.withLock { $0 = vehicle }
-                reporter.status(.disconnected(reason: "\(PeerText.display(vehicle)) silent for \(Int(limits.forgetAfter)) s"))
+                reporter.status(.disconnected(reason: "\(PeerText.display(vehicle)) silent for \(Int(limits.forgetAfter.inSeconds)) s"))
                 label.withLock { $0 = nil }
             }
             onFleetNews?(.forgotten(vehicle: vehicle))
@@ -231,7 +231,7 @@ public final class MQTTManager: LocationManagerInterface {
     private func fail(_ error: LocationError, _ run: Seen, _ reporter: RunReporter) {
         // On the client's thread: it ends once this event is handled, rather than trying the
         // broker again for a run that is over.
-        run.client?.stop(within: 0)
+        run.client?.stop(within: .zero)
         onFleetNews?(.stopped)
         // Released first, so a start made on the news begins a new run.
         reporter.fail(error)

@@ -89,11 +89,3 @@ public struct MQTTMessage: Sendable, Equatable {
         self.init(topic: topic, payload: Array(text.utf8), qos: qos, retain: retain)
     }
 }
-
-extension Duration {
-    /// The span in seconds, for the client's arithmetic on its monotonic clock.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
-}

@@ -1,14 +1,14 @@
-import GPSSystem
+public import GPSSystem
 public import GPSLocation
 import Synchronization
 
 /// Buffered writes to a file descriptor (stdout by default), flushed when the buffer fills
 /// or on request: one `write` per many reports, not one per line.
 public final class GPSOutputStream {
-    /// The descriptor written to (1, standard output, by default); the caller opened it and
-    /// closes it, after the last ``flush()``.
-    public let fd: Int32
-    /// What `fd` is, for a failure to name.
+    /// The descriptor written to (standard output by default): borrowed, never closed here;
+    /// whoever opened it closes it, after the last ``flush()``.
+    public let descriptor: FileDescriptor
+    /// What `descriptor` is, for a failure to name.
     public let destination: WriteFailure.Destination
     /// What is written and not yet flushed: append to it, then ``commit(flushNow:)`` (or use
     /// ``report(flushNow:_:)``). It starts with room for 64 KiB and grows with a report larger
@@ -27,10 +27,11 @@ public final class GPSOutputStream {
     /// Whether a write failed (see `failure` for which and why).
     public var failed: Bool { hasFailed.load(ordering: .relaxed) }
 
-    /// A stream to `fd`, named `destination` in a failure, that writes once `threshold` bytes
-    /// (32 KiB) are waiting. Not thread-safe: one thread, or one lock, writes to it.
-    public init(fd: Int32 = 1, destination: WriteFailure.Destination = .standardOutput, threshold: Int = 1 << 15) {
-        self.fd = fd
+    /// A stream to `descriptor`, named `destination` in a failure, that writes once `threshold`
+    /// bytes (32 KiB) are waiting. Not thread-safe: one thread, or one lock, writes to it.
+    public init(descriptor: FileDescriptor = .standardOutput, destination: WriteFailure.Destination = .standardOutput,
+                threshold: Int = 1 << 15) {
+        self.descriptor = descriptor
         self.destination = destination
         self.threshold = threshold
     }
@@ -64,7 +65,7 @@ public final class GPSOutputStream {
     /// more is written: what waits is dropped.
     public func flush() {
         guard !writer.isEmpty else { return }
-        let descriptor = FileDescriptor(rawValue: fd)
+        let descriptor = descriptor
         let code = writer.withUnsafeBytes { raw -> Int32? in
             guard failure == nil else { return nil }
             do throws(SystemError) {

@@ -1,4 +1,4 @@
-import GPSSystem
+public import GPSSystem
 public import GPSLocation
 import GPSOutput
 import Synchronization
@@ -121,7 +121,7 @@ public final class GpsdServer: Sendable {
     /// (a service manager that activates the server on its first client, as systemd does for
     /// gpsd), instead of binding `configuration.address`. The server closes them when it is
     /// released. The NMEA port and datagram address, when configured, are its own as ever.
-    public convenience init(configuration: ServerConfiguration, listeningOn descriptors: [Int32], devices: [DeviceDescription],
+    public convenience init(configuration: ServerConfiguration, listeningOn descriptors: [FileDescriptor], devices: [DeviceDescription],
                             log: @escaping @Sendable (String) -> Void) throws(ServerError) {
         precondition(!descriptors.isEmpty, "a server needs a socket to listen on")
         var listeners: [TCPListener] = []
@@ -138,7 +138,7 @@ public final class GpsdServer: Sendable {
     }
 
     /// A server of one device, on sockets handed over.
-    public convenience init(configuration: ServerConfiguration, listeningOn descriptors: [Int32], device: DeviceDescription,
+    public convenience init(configuration: ServerConfiguration, listeningOn descriptors: [FileDescriptor], device: DeviceDescription,
                             log: @escaping @Sendable (String) -> Void) throws(ServerError) {
         try self.init(configuration: configuration, listeningOn: descriptors, devices: [device], log: log)
     }
@@ -158,7 +158,7 @@ public final class GpsdServer: Sendable {
         self.datagrams = datagrams
         self.configuration = configuration
         self.log = log
-        throttle = LogThrottle(window: configuration.logWindow.seconds)
+        throttle = LogThrottle(window: configuration.logWindow)
         guard let wake = Wakeup() else { throw .system(call: "pipe", reason: "out of file descriptors") }
         self.wake = wake
         shared = Mutex(Shared(devices: devices.map { DeviceState($0) }))

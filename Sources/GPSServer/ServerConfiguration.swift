@@ -37,6 +37,7 @@ public struct ServerConfiguration: Sendable {
     /// How often one client may have the fleet listed (`?DEVICES`, `?POLL`, and the DEVICES a
     /// watch starts with): `requestBurst` (10) at once, then `requestRate` (5) a second. One
     /// more is answered with an ERROR, and the rest until the rate allows are not answered.
+    /// A rate, not a time span: listings per second, on average.
     public var requestRate: Double = 5
     /// How many listings one client may ask for at once before `requestRate` holds it.
     public var requestBurst: Int = 10
@@ -63,13 +64,5 @@ public struct ServerConfiguration: Sendable {
         self.maxClients = maxClients
         self.nmeaAddress = nmeaAddress
         self.nmeaDatagramAddress = nmeaDatagramAddress
-    }
-}
-
-extension Duration {
-    /// The span in seconds, for the loop's arithmetic on its monotonic clock.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

@@ -1,3 +1,5 @@
+public import GPSSystem
+
 /// Why the server could not start, in words that say what to do about it.
 public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another socket is bound to the address (EADDRINUSE): on 2947 most often gpsd itself;
@@ -14,7 +16,7 @@ public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// the address, for `bind`), `reason` is the system's message for its error.
     case system(call: String, reason: String)
     /// A descriptor handed over to listen on (socket activation) that cannot be listened on.
-    case notAListeningSocket(descriptor: Int32, reason: String)
+    case notAListeningSocket(descriptor: FileDescriptor, reason: String)
 
     public var description: String {
         switch self {
@@ -30,7 +32,7 @@ public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unresolvable(let host, let reason):
             return "cannot resolve '\(host)': \(reason). Give an IP address, e.g. 127.0.0.1:2947."
         case .notAListeningSocket(let descriptor, let reason):
-            return "descriptor \(descriptor), passed to listen on, is not a listening TCP socket: \(reason)."
+            return "descriptor \(descriptor.rawValue), passed to listen on, is not a listening TCP socket: \(reason)."
         case .system(let call, let reason):
             return "the server could not start: \(call) failed: \(reason)."
         }

@@ -72,7 +72,7 @@ extension ServerLoop {
         } else {
             return nil
         }
-        guard let inTheWay, now - inTheWay.lastActivity >= config.giveWayAfter.seconds else { return refusal }
+        guard let inTheWay, now - inTheWay.lastActivity >= config.giveWayAfter.inSeconds else { return refusal }
         let idle = Int(now - inTheWay.lastActivity)
         if inTheWay.kind == .gpsd {
             inTheWay.send(Reports.error("Closed to make room for a new client: nothing asked or received for \(idle) s"), now: now)

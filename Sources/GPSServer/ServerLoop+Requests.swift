@@ -44,13 +44,17 @@ extension ServerLoop {
         cache.refreshPaths(server)
         switch request {
         case .watch(let change?):
-            if let path = change.device, cache.index[path] == nil {
-                // gpsd's words, and as gpsd the watch is left as it was.
+            var next = client.policy
+            next.apply(change)
+            // As gpsd (handle_gpsd_request): a device is looked for only by a watch that is
+            // on; one that is off keeps the path and is told its policy. The refusal is in
+            // gpsd's words; the watch is left as it was.
+            if next.enable, let path = next.device, cache.index[path] == nil {
                 client.send(Reports.error("No such device as \(path)"), now: now)
                 return
             }
             let was = client.policy.enable
-            client.policy.apply(change)
+            client.policy = next
             // As gpsd: a watch that starts is told which devices there are, then its policy.
             if client.policy.enable && !was { list(.devices, to: client, now: now) }
             client.send(Reports.watch(client.policy), now: now)

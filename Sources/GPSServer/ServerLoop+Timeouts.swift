@@ -1,11 +1,13 @@
+import GPSSystem
+
 /// Clients that hold the server up are closed, by gpsd's rules and one more: watchers that
 /// have stopped reading, clients that connect and ask nothing, pollers long silent, and
 /// watches that get nothing of what the devices report (`?WATCH={"enable":true}` alone, or a
 /// device that sends nothing while others do), so that a slot cannot be squatted.
 extension ServerLoop {
     func expire(now: Double) {
-        let timeout = config.clientTimeout.seconds
-        let assignment = config.assignmentTimeout.seconds, poller = config.pollerTimeout.seconds
+        let timeout = config.clientTimeout.inSeconds
+        let assignment = config.assignmentTimeout.inSeconds, poller = config.pollerTimeout.inSeconds
         for client in clients where !client.closed {
             if !client.queue.isEmpty && now - client.lastProgress > timeout {
                 server.peerLog("stuck", "clients disconnected for reading nothing",

@@ -60,7 +60,7 @@ struct ServerLoop {
                 if Clocks.monotonicSeconds >= nextBeat {
                     heartbeat.beat()
                     // Counted from the end of this beat: never two closer than asked.
-                    nextBeat = Clocks.monotonicSeconds + heartbeat.interval
+                    nextBeat = Clocks.monotonicSeconds + heartbeat.interval.inSeconds
                 }
                 timeout = min(timeout, nextBeat - Clocks.monotonicSeconds)
             }

@@ -13,13 +13,15 @@ import Synchronization
 public final class LogThrottle: Sendable {
     /// How long each kind's window lasts, one minute unless a test says otherwise (at least a
     /// millisecond): its held-back count is told once it has passed.
-    public let window: Double
+    public let window: Duration
     /// How many lines of one kind are written in full per window (0 holds back every one).
     public let burst: Int
     /// The most kinds tracked at once: an event of a kind beyond them is neither written nor
     /// counted. Kinds are the caller's fixed words, so the limit is never reached by design.
     public static let maxKinds = 64
     private let now: @Sendable () -> Double
+    /// `window` in seconds, as `now` reads the clock.
+    private let windowSeconds: Double
 
     private struct Kind {
         var windowStart: Double
@@ -30,11 +32,13 @@ public final class LogThrottle: Sendable {
     }
     private let kinds = Mutex<[String: Kind]>([:])
 
-    /// `window` in seconds (one minute unless a test says otherwise); `burst` lines of a
-    /// kind are written in full per window.
-    public init(window: Double = 60, burst: Int = 5,
+    /// `window` one minute unless a test says otherwise (a millisecond at least); `burst`
+    /// lines of a kind are written in full per window; `now` reads the monotonic clock in
+    /// seconds, or a test's.
+    public init(window: Duration = .seconds(60), burst: Int = 5,
                 now: @escaping @Sendable () -> Double = { Clocks.monotonicSeconds }) {
-        self.window = max(window, 0.001)
+        self.window = max(window, .milliseconds(1))
+        windowSeconds = self.window.inSeconds
         self.burst = max(burst, 0)
         self.now = now
     }
@@ -47,7 +51,7 @@ public final class LogThrottle: Sendable {
         var out: [String] = []
         let write = kinds.withLock { kinds -> Bool in
             if var k = kinds[kind] {
-                if t - k.windowStart >= window {
+                if t - k.windowStart >= windowSeconds {
                     if let told = tell(k) { out.append(told) }
                     k = Kind(windowStart: t, summary: summary)
                 }
@@ -70,7 +74,7 @@ public final class LogThrottle: Sendable {
         let t = now()
         return kinds.withLock { kinds in
             var out: [String] = []
-            for (name, k) in kinds where t - k.windowStart >= window {
+            for (name, k) in kinds where t - k.windowStart >= windowSeconds {
                 if let told = tell(k) { out.append(told) }
                 kinds[name] = nil
             }
@@ -89,7 +93,7 @@ public final class LogThrottle: Sendable {
 
     private func tell(_ k: Kind) -> String? {
         guard k.suppressed > 0 else { return nil }
-        let span = window == 60 ? "minute" : "\(Int(window.rounded(.up))) s"
+        let span = window == .seconds(60) ? "minute" : "\(Int(windowSeconds.rounded(.up))) s"
         return "\(k.suppressed + k.written) \(k.summary) in the last \(span) (\(k.suppressed) not logged one by one)"
     }
 }

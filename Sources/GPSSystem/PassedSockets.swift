@@ -10,7 +10,7 @@ public struct PassedSockets: Equatable, Sendable {
     /// One descriptor the manager passed, with its name.
     public struct Socket: Equatable, Sendable {
         /// The descriptor, open in this process: ``PassedSockets/firstDescriptor`` and up.
-        public let descriptor: Int32
+        public let descriptor: FileDescriptor
         /// The socket unit's `FileDescriptorName=` (the unit's name unless set), when given.
         public let name: String?
     }
@@ -20,10 +20,10 @@ public struct PassedSockets: Equatable, Sendable {
     public let sockets: [Socket]
 
     /// `SD_LISTEN_FDS_START`: the first descriptor passed; the others follow it in order.
-    public static let firstDescriptor: Int32 = 3
+    public static let firstDescriptor = FileDescriptor(rawValue: 3)
 
     /// The passed descriptors alone, in order: 3, 4, ….
-    public var descriptors: [Int32] { sockets.map(\.descriptor) }
+    public var descriptors: [FileDescriptor] { sockets.map(\.descriptor) }
 
     /// What `take` reads from the environment, in this order.
     public static let variables = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"]
@@ -36,7 +36,7 @@ public struct PassedSockets: Equatable, Sendable {
         guard let pid = pid_t(listenPID), pid > 0 else { throw .malformed(variable: "LISTEN_PID", value: listenPID) }
         guard pid == processID else { return nil }
         // The descriptors must stay below what an Int32 holds, counted from 3.
-        guard let count = Int32(listenFDs), count >= 0, count <= Int32.max - Self.firstDescriptor else {
+        guard let count = Int32(listenFDs), count >= 0, count <= Int32.max - Self.firstDescriptor.rawValue else {
             throw .malformed(variable: "LISTEN_FDS", value: listenFDs)
         }
         guard count > 0 else { return nil }
@@ -45,7 +45,7 @@ public struct PassedSockets: Equatable, Sendable {
         let names = listenFDNames.map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
         let matched = names?.count == Int(count) ? names : nil
         sockets = (0..<count).map { index in
-            Socket(descriptor: Self.firstDescriptor + index, name: matched.map { $0[Int(index)] }.flatMap { $0.isEmpty ? nil : $0 })
+            Socket(descriptor: FileDescriptor(rawValue: Self.firstDescriptor.rawValue + index), name: matched.map { $0[Int(index)] }.flatMap { $0.isEmpty ? nil : $0 })
         }
     }
 
@@ -61,10 +61,12 @@ public struct PassedSockets: Equatable, Sendable {
         guard let passed = try PassedSockets(listenPID: values[0], listenFDs: values[1], listenFDNames: values[2],
                                              processID: getpid()) else { return nil }
         for socket in passed.sockets {
-            let flags = fcntl(socket.descriptor, F_GETFD)
-            // A descriptor that is not open here was promised but not passed.
-            guard flags >= 0 else { throw .notOpen(descriptor: socket.descriptor) }
-            _ = fcntl(socket.descriptor, F_SETFD, flags | FD_CLOEXEC)
+            // Close-on-exec, and a descriptor that is not open here was promised but not passed.
+            do throws(SystemError) {
+                try socket.descriptor.setCloseOnExec()
+            } catch {
+                throw .notOpen(descriptor: socket.descriptor)
+            }
         }
         return passed
     }
@@ -75,14 +77,14 @@ public enum PassedSocketsError: Error, Equatable, Sendable, CustomStringConverti
     /// A variable that must hold a number does not.
     case malformed(variable: String, value: String)
     /// `LISTEN_FDS` counts a descriptor that this process does not have open.
-    case notOpen(descriptor: Int32)
+    case notOpen(descriptor: FileDescriptor)
 
     public var description: String {
         switch self {
         case .malformed(let variable, let value):
             "the service manager's \(variable)='\(value)' is not a number"
         case .notOpen(let descriptor):
-            "LISTEN_FDS promises descriptor \(descriptor), but it is not open in this process"
+            "LISTEN_FDS promises descriptor \(descriptor.rawValue), but it is not open in this process"
         }
     }
 }

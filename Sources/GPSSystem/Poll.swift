@@ -86,14 +86,13 @@ extension FileDescriptor {
         case timedOut
     }
 
-    /// Waits at most `seconds` (negative: forever) for `interest`, beside `wakeup`; a
-    /// signalled wake-up wins over a ready descriptor.
-    public func wait(for interest: Readiness, seconds: Double, beside wakeup: Wakeup) throws(SystemError) -> Wait {
+    /// Waits at most `timeout` (nil: forever) for `interest`, beside `wakeup`; a signalled
+    /// wake-up wins over a ready descriptor.
+    public func wait(for interest: Readiness, within timeout: Duration?, beside wakeup: Wakeup) throws(SystemError) -> Wait {
         var set = PollSet()
         set.append(self, for: interest)
         set.append(wakeup.descriptor, for: .readable)
-        let milliseconds = seconds < 0 ? -1 : Clocks.pollTimeout(seconds)
-        _ = try set.wait(milliseconds: milliseconds)
+        _ = try set.wait(timeout: timeout)
         if !set.ready(at: 1).isEmpty { return .woken }
         return set.ready(at: 0).isEmpty ? .timedOut : .ready
     }

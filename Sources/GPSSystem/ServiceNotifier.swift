@@ -13,8 +13,8 @@ public final class ServiceNotifier: Sendable {
     /// The socket's name as the manager gave it.
     public let address: String
     /// How often the manager wants to hear WATCHDOG=1 (half its `WATCHDOG_USEC`, as systemd
-    /// advises), in seconds; nil when it does not watch this process.
-    public let watchdogInterval: Double?
+    /// advises); nil when it does not watch this process.
+    public let watchdogInterval: Duration?
     private let socket: UnixDatagramSender
 
     /// One `KEY=VALUE` assignment to the manager; `send(_:)` puts several in one datagram.
@@ -57,7 +57,7 @@ public final class ServiceNotifier: Sendable {
             }
         }
         self.address = address
-        watchdogInterval = watchdogMicroseconds.flatMap { $0 > 0 ? Double($0) / 2_000_000 : nil }
+        watchdogInterval = watchdogMicroseconds.flatMap { $0 > 0 ? .microseconds(Double($0) / 2) : nil }
     }
 
     /// What `take` reads from the environment, in this order.

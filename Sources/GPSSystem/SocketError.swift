@@ -16,7 +16,7 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A wake-up was signalled (a stop) while waiting.
     case stopped
     /// A descriptor handed over that is not a listening TCP socket, and what it is instead.
-    case notAListeningSocket(descriptor: Int32, reason: String)
+    case notAListeningSocket(descriptor: FileDescriptor, reason: String)
     /// Any other failure of the call `call`.
     case system(call: String, SystemError)
 
@@ -30,7 +30,7 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
         case .refused: "connection refused (is it listening on that port?)"
         case .timedOut(let duration): "no answer within \(Int(duration.inSeconds)) s"
         case .stopped: "stopped while waiting"
-        case .notAListeningSocket(let descriptor, let reason): "descriptor \(descriptor) is not a listening TCP socket: \(reason)"
+        case .notAListeningSocket(let descriptor, let reason): "descriptor \(descriptor.rawValue) is not a listening TCP socket: \(reason)"
         case .system(let call, let error): "\(call) failed: \(error)"
         }
     }

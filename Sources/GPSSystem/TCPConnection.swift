@@ -34,9 +34,9 @@ public final class TCPConnection {
         throw last
     }
 
-    /// Waits at most `seconds` for something to read, beside `wakeup`.
-    public func waitReadable(seconds: Double, wakeup: Wakeup) throws(SystemError) -> FileDescriptor.Wait {
-        try descriptor.wait(for: .readable, seconds: seconds, beside: wakeup)
+    /// Waits at most `timeout` for something to read, beside `wakeup`.
+    public func waitReadable(within timeout: Duration, wakeup: Wakeup) throws(SystemError) -> FileDescriptor.Wait {
+        try descriptor.wait(for: .readable, within: timeout, beside: wakeup)
     }
 
     /// Reads what has arrived: the count, 0 at the peer's end.
@@ -67,7 +67,7 @@ public final class TCPConnection {
             guard left > 0 else { throw .timedOut(timeout) }
             let waited: FileDescriptor.Wait
             do {
-                waited = try descriptor.wait(for: .writable, seconds: left, beside: wakeup)
+                waited = try descriptor.wait(for: .writable, within: .seconds(left), beside: wakeup)
             } catch {
                 throw .system(call: "poll", error)
             }
@@ -85,7 +85,7 @@ public final class TCPConnection {
             guard error == EINPROGRESS || error == EINTR else { throw failure(error) }
             let waited: FileDescriptor.Wait
             do {
-                waited = try fd.wait(for: .writable, seconds: timeout.inSeconds, beside: wakeup)
+                waited = try fd.wait(for: .writable, within: timeout, beside: wakeup)
             } catch {
                 throw .system(call: "poll", error)
             }

@@ -49,22 +49,21 @@ public final class TCPListener: Sendable {
     /// between poll and accept must not stall the loop) and is closed when released; one
     /// refused is left open, as it came.
     public init(adopting descriptor: FileDescriptor) throws(SocketError) {
-        let raw = descriptor.rawValue
         let type: Int32
         do {
             type = try descriptor.readOption(SOL_SOCKET, SO_TYPE)
         } catch {
-            throw .notAListeningSocket(descriptor: raw, reason: error.rawValue == ENOTSOCK ? "not a socket" : error.description)
+            throw .notAListeningSocket(descriptor: descriptor, reason: error.rawValue == ENOTSOCK ? "not a socket" : error.description)
         }
         let bound = SocketAddress.local(of: descriptor)
         let family = bound.family
         guard family == AF_INET || family == AF_INET6 else {
-            throw .notAListeningSocket(descriptor: raw, reason: family == AF_UNIX ? "a unix socket, not TCP" : "not an IP socket (family \(family))")
+            throw .notAListeningSocket(descriptor: descriptor, reason: family == AF_UNIX ? "a unix socket, not TCP" : "not an IP socket (family \(family))")
         }
         guard type == Int32(SOCK_STREAM.rawValue) else {
-            throw .notAListeningSocket(descriptor: raw, reason: type == Int32(SOCK_DGRAM.rawValue) ? "a datagram (UDP) socket, not TCP" : "not a stream socket")
+            throw .notAListeningSocket(descriptor: descriptor, reason: type == Int32(SOCK_DGRAM.rawValue) ? "a datagram (UDP) socket, not TCP" : "not a stream socket")
         }
-        guard descriptor.option(SOL_SOCKET, SO_ACCEPTCONN) == 1 else { throw .notAListeningSocket(descriptor: raw, reason: "bound but not listening") }
+        guard descriptor.option(SOL_SOCKET, SO_ACCEPTCONN) == 1 else { throw .notAListeningSocket(descriptor: descriptor, reason: "bound but not listening") }
         try? descriptor.setNonBlocking()
         try? descriptor.setCloseOnExec()
         self.descriptor = descriptor

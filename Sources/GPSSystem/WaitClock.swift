@@ -6,9 +6,9 @@ import Synchronization
 public protocol WaitClock: Sendable {
     /// Seconds since some fixed moment; only differences mean anything.
     var now: Double { get }
-    /// Waits until `seconds` have passed on this clock, or less if `wakeup` is signalled; true
+    /// Waits until `duration` has passed on this clock, or less if `wakeup` is signalled; true
     /// when signalled (a stop).
-    func sleep(_ seconds: Double, beside wakeup: Wakeup) -> Bool
+    func sleep(_ duration: Duration, beside wakeup: Wakeup) -> Bool
     /// How long, in real seconds, a `poll` may wait for input before the time due at
     /// `deadline` (on this clock) must be looked at again.
     func pollSeconds(until deadline: Double) -> Double
@@ -23,7 +23,7 @@ public struct MonotonicClock: WaitClock {
     public var now: Double { Clocks.monotonicSeconds }
 
     /// `Wakeup.sleep`.
-    public func sleep(_ seconds: Double, beside wakeup: Wakeup) -> Bool { wakeup.sleep(seconds) }
+    public func sleep(_ duration: Duration, beside wakeup: Wakeup) -> Bool { wakeup.sleep(duration) }
 
     /// Until the deadline: the poll's timeout is the next thing due.
     public func pollSeconds(until deadline: Double) -> Double { deadline - now }
@@ -45,8 +45,9 @@ public final class VirtualClock: WaitClock {
     /// How many waits are in progress: a test advances once the waiter it means is waiting.
     public var sleepers: Int { state.withLock { $0.sleepers } }
 
-    /// Moves the time on by `seconds`; waits that it reaches end.
-    public func advance(by seconds: Double) {
+    /// Moves the time on by `duration` (nothing if negative); waits that it reaches end.
+    public func advance(by duration: Duration) {
+        let seconds = duration.inSeconds
         state.withLock { $0.now += max(0, seconds) }
     }
 
@@ -54,16 +55,17 @@ public final class VirtualClock: WaitClock {
     /// nothing once it is reached: a reader on this clock looks a thousand times a second.
     public func pollSeconds(until deadline: Double) -> Double { now < deadline ? 0.001 : 0 }
 
-    /// Waits for the time to be advanced past `seconds` from now, looking every millisecond
+    /// Waits for the time to be advanced past `duration` from now, looking every millisecond
     /// of real time (tests only), or for `wakeup`.
-    public func sleep(_ seconds: Double, beside wakeup: Wakeup) -> Bool {
+    public func sleep(_ duration: Duration, beside wakeup: Wakeup) -> Bool {
+        let seconds = duration.inSeconds
         let deadline = state.withLock { s -> Double in
             s.sleepers += 1
             return s.now + seconds
         }
         defer { state.withLock { $0.sleepers -= 1 } }
         while now < deadline {
-            if wakeup.sleep(0.001) { return true }
+            if wakeup.sleep(.milliseconds(1)) { return true }
         }
         return false
     }

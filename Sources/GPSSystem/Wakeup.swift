@@ -32,12 +32,12 @@ public final class Wakeup: Sendable {
         _ = try? withUnsafeBytes(of: &byte) { raw throws(SystemError) in try writeEnd.write(raw) }
     }
 
-    /// Sleeps `seconds`, or less if signalled; true when signalled. A paced replay waits
+    /// Sleeps `duration`, or less if signalled; true when signalled. A paced replay waits
     /// here, so the stop that wakes a blocked read also cuts a wait short.
-    public func sleep(_ seconds: Double) -> Bool {
+    public func sleep(_ duration: Duration) -> Bool {
         var set = PollSet()
         set.append(descriptor, for: .readable)
-        let deadline = Clocks.monotonicSeconds + seconds
+        let deadline = Clocks.monotonicSeconds + duration.inSeconds
         while true {
             let left = deadline - Clocks.monotonicSeconds
             if left <= 0 { return false }

@@ -15,7 +15,7 @@ public final class TimeFeed: LocationFeed {
     public let chrony: ChronySocket?
     /// Where samples are stored in shared memory, if anywhere.
     public let sharedMemory: NTPSharedMemory?
-    private let delay: Double
+    private let delay: Duration
     private let refusedAdvice: String
     private let log: @Sendable (String) -> Void
     private let told = Mutex<Told>(Told())
@@ -35,8 +35,7 @@ public final class TimeFeed: LocationFeed {
         precondition(chrony != nil || sharedMemory != nil, "a time feed goes somewhere")
         self.chrony = chrony
         self.sharedMemory = sharedMemory
-        let parts = delay.components
-        self.delay = Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+        self.delay = delay
         self.refusedAdvice = refusedAdvice
         self.log = log
     }

@@ -1,4 +1,5 @@
 public import NMEA
+import GPSSystem
 
 /// One measurement of the system clock against a receiver: the receiver's time of an epoch,
 /// and the system time at which that epoch's first byte was read.
@@ -20,12 +21,12 @@ public struct TimeSample: Equatable, Sendable {
         self.arrival = arrival
     }
 
-    /// The sample `fix` gives, with `delay` seconds (a receiver's fixed delay between its
-    /// epoch and its first byte) added to its time; nil when it gives none (see above).
-    public init?(_ fix: Fix, delay: Double = 0) {
+    /// The sample `fix` gives, with `delay` (a receiver's fixed delay between its epoch and
+    /// its first byte) added to its time; nil when it gives none (see above).
+    public init?(_ fix: Fix, delay: Duration = .zero) {
         guard fix.hasFix, !fix.isPartialEpoch, let arrival = fix.arrival,
               let milliseconds = fix.timestamp?.millisecondsSinceEpoch else { return nil }
-        self.init(trueTime: Double(milliseconds) / 1000 + delay, arrival: arrival)
+        self.init(trueTime: Double(milliseconds) / 1000 + delay.inSeconds, arrival: arrival)
     }
 
     /// True time minus system time, seconds: negative when the system clock is ahead.

@@ -213,7 +213,7 @@ struct LiveViewTests {
               ("/dev/ttyACM0", .receiver, .reconnecting(attempt: 3), "device unplugged — waiting (attempt 3)"),
               ("gpsd at 127.0.0.1:2947", .gpsd, .disconnected(reason: "connection closed"), "gpsd went away — waiting"),
               ("gpsd at 127.0.0.1:2947", .gpsd, .reconnecting(attempt: 2), "gpsd reconnecting (attempt 2)"),
-              ("/dev/ttyUSB0", .receiver, .stale(seconds: 5.2), "nothing received for 5 s"),
+              ("/dev/ttyUSB0", .receiver, .stale(after: .seconds(5.2)), "nothing received for 5 s"),
               ("drive.nmea", .capture, .stopped, "stopped"),
           ])
     func statuses(source: String, kind: SourceKind, status: SourceStatus, expected: String) throws {

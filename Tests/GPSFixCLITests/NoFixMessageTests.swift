@@ -77,10 +77,10 @@ struct NoFixMessageTests {
     @Test("A stale port is described by what it sent before it fell quiet")
     func staleWords() {
         let port = "/dev/ttyUSB0"
-        let never = StatusWords.line(.stale(seconds: 5.2), source: port, reception: Reception(source: port, baud: 9600))
-        let noise = StatusWords.line(.stale(seconds: 5), source: port, reception: Reception(source: port, bytes: 80, baud: 4800))
-        let nmea = StatusWords.line(.stale(seconds: 5), source: port, reception: Reception(source: port, bytes: 800, sentences: 12))
-        let unknown = StatusWords.line(.stale(seconds: 5), source: port)
+        let never = StatusWords.line(.stale(after: .seconds(5.2)), source: port, reception: Reception(source: port, baud: 9600))
+        let noise = StatusWords.line(.stale(after: .seconds(5)), source: port, reception: Reception(source: port, bytes: 80, baud: 4800))
+        let nmea = StatusWords.line(.stale(after: .seconds(5)), source: port, reception: Reception(source: port, bytes: 800, sentences: 12))
+        let unknown = StatusWords.line(.stale(after: .seconds(5)), source: port)
 
         #expect(never == "/dev/ttyUSB0: nothing received in the 5 s since it was opened (is the receiver on and connected, and is this its port?)")
         #expect(noise == "/dev/ttyUSB0: nothing received for 5 s; before that, 80 bytes but no NMEA sentences at 4800 baud")

@@ -51,7 +51,7 @@ import Testing
         let statistics = Statistics(sentences: SentenceCounts(sentences: [SentenceKind(GGA.self): 40, SentenceKind(RMC.self): 40],
                                                               badChecksum: 3), epochs: epochs)
         #expect("\(statistics)" == "Statistics(80 sentences, 3 bad checksums, 40 epochs, 38 fixes)")
-        #expect("\(SourceStatus.stale(seconds: 5.25))" == "stale: nothing for 5.3 s")
+        #expect("\(SourceStatus.stale(after: .seconds(5.25)))" == "stale: nothing for 5.3 s")
         #expect("\(SourceStatus.finished(Statistics()))" == "finished: Statistics(0 sentences, 0 epochs, 0 fixes)")
     }
 

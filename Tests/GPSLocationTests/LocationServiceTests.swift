@@ -395,7 +395,7 @@ struct LocationServiceTests {
         let finished = SourceStatus.finished(emptyStatistics)
         let locationManagerMock = LocationManagerMock(script: [
             .status(.started), .sentence("$GPGGA,120000.00,,,,,0,00,,,M,,M,,*4B"), .fix(a), .sky(.sample),
-            .status(.stale(seconds: 2)), .status(.streaming), .fix(b), .status(finished),
+            .status(.stale(after: .seconds(2))), .status(.streaming), .fix(b), .status(finished),
         ])
         let sut = LocationService(manager: locationManagerMock)
 
@@ -406,7 +406,7 @@ struct LocationServiceTests {
         #expect(streamed.finished)
         #expect(streamed.elements == [
             .status(.started), .sentence("$GPGGA,120000.00,,,,,0,00,,,M,,M,,*4B"), .fix(a), .sky(.sample),
-            .status(.stale(seconds: 2)), .status(.streaming), .fix(b), .status(finished),
+            .status(.stale(after: .seconds(2))), .status(.streaming), .fix(b), .status(finished),
         ])
         #expect(streamed.elements.last?.isTerminal == true)
     }

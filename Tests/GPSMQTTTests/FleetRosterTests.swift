@@ -5,7 +5,7 @@ import Testing
 /// here, whatever publishers do.
 @Suite("A fleet's roster: the cap, names, a flood, forgetting")
 struct FleetRosterTests {
-    private func roster(max: Int = 3, forgetAfter: Double = 600) -> FleetRoster {
+    private func roster(max: Int = 3, forgetAfter: Duration = .seconds(600)) -> FleetRoster {
         var limits = FleetLimits()
         limits.maxVehicles = max
         limits.forgetAfter = forgetAfter
@@ -14,7 +14,7 @@ struct FleetRosterTests {
 
     @Test("Vehicle N+1 is refused while N are known, and taken once one is forgotten")
     func cap() {
-        var r = roster(max: 3, forgetAfter: 10)
+        var r = roster(max: 3, forgetAfter: .seconds(10))
         for name in ["van1", "van2", "van3"] { #expect(r.admit(name, creating: true, now: 0) == .new) }
         #expect(r.admit("van1", creating: true, now: 0.1) == .known)
         #expect(r.admit("van4", creating: true, now: 0.2) == .refused(.full(limit: 3)))
@@ -28,7 +28,7 @@ struct FleetRosterTests {
 
     @Test("A status of a vehicle never heard from makes none; an offline one is forgotten after the time, counted from offline")
     func statusesAndOffline() {
-        var r = roster(forgetAfter: 5)
+        var r = roster(forgetAfter: .seconds(5))
         #expect(r.admit("ghost", creating: false, now: 0) == nil)
         #expect(r.vehicles.isEmpty)
         #expect(r.admit("van1", creating: true, now: 0) == .new)

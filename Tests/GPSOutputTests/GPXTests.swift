@@ -168,7 +168,7 @@ struct GPXTests {
         let events: [LocationEvent] = [
             .fix(trackFix(0)), .status(.streaming), .sky(SkyView()), .fix(trackFix(1)),
             .status(.disconnected(reason: "unplugged")), .status(.reconnecting(attempt: 1)), .fix(trackFix(2)),
-            .status(.stale(seconds: 5)), .fix(trackFix(3)),
+            .status(.stale(after: .seconds(5))), .fix(trackFix(3)),
         ]
 
         // When

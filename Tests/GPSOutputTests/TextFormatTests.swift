@@ -2,6 +2,7 @@ import NMEA
 import Glibc
 import GPSLocation
 import GPSOutput
+import GPSSystem
 import Testing
 
 @Suite("TextFormat")
@@ -91,7 +92,7 @@ struct OutputStreamTests {
         // Given
         let (r, w) = try pipeFDs()
         defer { close(r); close(w) }
-        let sut = GPSOutputStream(fd: w, threshold: 16)
+        let sut = GPSOutputStream(descriptor: FileDescriptor(rawValue: w), threshold: 16)
 
         // When / Then
         sut.writer.append("short\n")
@@ -114,7 +115,7 @@ struct OutputStreamTests {
         let (r, w) = try pipeFDs()
         close(r)
         defer { close(w) }
-        let sut = GPSOutputStream(fd: w)
+        let sut = GPSOutputStream(descriptor: FileDescriptor(rawValue: w))
 
         // When
         sut.writer.append("nobody reads this\n")
@@ -133,7 +134,7 @@ struct OutputStreamTests {
         let fd = open("/dev/full", O_WRONLY)
         try #require(fd >= 0)
         defer { close(fd) }
-        let sut = GPSOutputStream(fd: fd, destination: .file(path: "/dev/full"))
+        let sut = GPSOutputStream(descriptor: FileDescriptor(rawValue: fd), destination: .file(path: "/dev/full"))
 
         // When
         sut.writer.append("lost\n")
@@ -153,7 +154,7 @@ struct OutputStreamTests {
         signal(SIGPIPE, SIG_IGN)
         let (r1, w) = try pipeFDs()
         close(r1)
-        let sut = GPSOutputStream(fd: w)
+        let sut = GPSOutputStream(descriptor: FileDescriptor(rawValue: w))
         sut.writer.append("first\n")
         sut.flush()
         let (r2, w2) = try pipeFDs()

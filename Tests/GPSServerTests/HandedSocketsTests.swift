@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GPSServer
+import GPSSystem
 import GPSTestSupport
 import Synchronization
 import Testing
@@ -13,7 +14,7 @@ struct HandedSocketsTests {
     func twoSockets() async throws {
         // Given two sockets made, bound and set listening as a service manager does (blocking)
         let first = try Socket(listening: true), second = try Socket(listening: true)
-        let server = try GpsdServer(configuration: .init(release: "gpsfix test"), listeningOn: [first.take(), second.take()],
+        let server = try GpsdServer(configuration: .init(release: "gpsfix test"), listeningOn: [first.take(), second.take()].map(FileDescriptor.init(rawValue:)),
                                     device: .init(path: "/dev/ttyTEST")) { _ in }
         let ended = Eventually<Void>()
         Thread.detachNewThread {
@@ -44,14 +45,14 @@ struct HandedSocketsTests {
 
         for (descriptor, reason) in [(udp, "datagram"), (unbound.descriptor, "not listening"), (ends[0], "not a socket")] {
             do {
-                _ = try GpsdServer(configuration: .init(release: "gpsfix test"), listeningOn: [descriptor], device: .init(path: "/dev/ttyTEST")) { _ in }
+                _ = try GpsdServer(configuration: .init(release: "gpsfix test"), listeningOn: [FileDescriptor(rawValue: descriptor)], device: .init(path: "/dev/ttyTEST")) { _ in }
                 Issue.record("descriptor \(descriptor) was taken")
             } catch {
                 guard case .notAListeningSocket(let named, let why) = error else {
                     Issue.record("\(error)")
                     continue
                 }
-                #expect(named == descriptor)
+                #expect(named.rawValue == descriptor)
                 #expect(why.contains(reason), "\(why)")
             }
         }
@@ -64,7 +65,7 @@ struct HandedSocketsTests {
         let beats = Mutex<[Double]>([])
         let ended = Eventually<Void>()
         Thread.detachNewThread {
-            server.run(heartbeat: Heartbeat(every: 0.05) { beats.withLock { $0.append(monotonicSeconds()) } })
+            server.run(heartbeat: Heartbeat(every: .milliseconds(50)) { beats.withLock { $0.append(monotonicSeconds()) } })
             ended.fulfill(())
         }
 

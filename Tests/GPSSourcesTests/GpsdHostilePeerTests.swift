@@ -21,7 +21,7 @@ struct GpsdHostilePeerTests {
     func badLinesBetweenGoodOnes() async throws {
         // Given a peer on gpsd's port, and a GpsdManager connected to it
         let peer = try FakeGpsd()
-        let manager = GpsdManager(port: peer.port, watchdog: 10, reconnect: false)
+        let manager = GpsdManager(port: peer.port, watchdog: .seconds(10), reconnect: false)
         let delegate = start(manager)
         defer { manager.stopUpdatingLocation() }
         #expect(peer.acceptClient())
@@ -60,7 +60,7 @@ struct GpsdHostilePeerTests {
     @Test("A stop ends the run at once while the peer is halfway through a line, and the connection is closed")
     func stopMidLine() async throws {
         let peer = try FakeGpsd()
-        let manager = GpsdManager(port: peer.port, watchdog: 30, reconnect: false)
+        let manager = GpsdManager(port: peer.port, watchdog: .seconds(30), reconnect: false)
         let delegate = start(manager)
         #expect(peer.acceptClient())
         peer.send(line: GpsdReports.tpv(second: 1))
@@ -87,7 +87,7 @@ struct GpsdHostilePeerTests {
     func garbageOnlyIsSilence() async throws {
         // Given a peer that sent one fix and then nothing but lines that are no report
         let peer = try FakeGpsd()
-        let manager = GpsdManager(port: peer.port, watchdog: 1, reconnect: true)
+        let manager = GpsdManager(port: peer.port, watchdog: .seconds(1), reconnect: true)
         let delegate = start(manager)
         defer { manager.stopUpdatingLocation() }
         #expect(peer.acceptClient())

@@ -29,7 +29,7 @@ struct GpsdManagerTests {
         }
     }
 
-    func connected(watchdog: Double, reconnect: Bool, forwardsSentences: Bool = false) async throws -> Session {
+    func connected(watchdog: Duration, reconnect: Bool, forwardsSentences: Bool = false) async throws -> Session {
         let directory = try TemporaryDirectory()
         let rig = try GpsdRig(directory: directory.path)
         do {
@@ -46,7 +46,7 @@ struct GpsdManagerTests {
           .timeLimit(.minutes(1)))
     func sameFixesAsEngine() async throws {
         // Given a gpsd reading a pty, and a GpsdManager connected to it
-        let session = try await connected(watchdog: 30, reconnect: false)
+        let session = try await connected(watchdog: .seconds(30), reconnect: false)
         defer { session.end() }
         let (rig, delegate) = (session.rig, session.delegate)
         #expect(delegate.statuses == [.started])
@@ -92,9 +92,9 @@ struct GpsdManagerTests {
           .timeLimit(.minutes(1)))
     func sentencesPassedOn() async throws {
         // Given a manager that forwards sentences, and one that does not
-        let session = try await connected(watchdog: 30, reconnect: false, forwardsSentences: true)
+        let session = try await connected(watchdog: .seconds(30), reconnect: false, forwardsSentences: true)
         defer { session.end() }
-        let quiet = GpsdManager(port: session.rig.port, watchdog: 30, reconnect: false)
+        let quiet = GpsdManager(port: session.rig.port, watchdog: .seconds(30), reconnect: false)
         let quietDelegate = await start(quiet)
         defer { quiet.stopUpdatingLocation() }
 
@@ -138,7 +138,7 @@ struct GpsdManagerTests {
           .timeLimit(.minutes(1)), arguments: ["drive-1hz.nmea", "multignss-10hz.nmea"])
     func projectCaptures(name: String) async throws {
         // Given a gpsd reading a pty, a GpsdManager connected to it, and 12 epochs of a capture
-        let session = try await connected(watchdog: 30, reconnect: false)
+        let session = try await connected(watchdog: .seconds(30), reconnect: false)
         defer { session.end() }
         let (rig, delegate) = (session.rig, session.delegate)
         let epochs = try Self.projectEpochs(name, count: 12)
@@ -180,7 +180,7 @@ struct GpsdManagerTests {
           .timeLimit(.minutes(1)))
     func gpsdRestarted() async throws {
         // Given a manager streaming fixes from a gpsd
-        let session = try await connected(watchdog: 5, reconnect: true)
+        let session = try await connected(watchdog: .seconds(5), reconnect: true)
         defer { session.end() }
         let (rig, delegate) = (session.rig, session.delegate)
         rig.startFeeding()
@@ -210,7 +210,7 @@ struct GpsdManagerTests {
           .timeLimit(.minutes(1)))
     func gpsdStopped() async throws {
         // Given a manager with a 1 s watchdog streaming fixes from a gpsd
-        let session = try await connected(watchdog: 1, reconnect: true)
+        let session = try await connected(watchdog: .seconds(1), reconnect: true)
         defer { session.end() }
         let (rig, delegate) = (session.rig, session.delegate)
         rig.startFeeding()

@@ -109,10 +109,10 @@ struct NMEATCPManagerTests {
 
         // When the clock moves through waits of 0.25, 0.5, 1 and 1 (the longest)
         for (index, wait) in [0.25, 0.5, 1, 1].enumerated() {
-            clock.advance(by: wait / 2)
+            clock.advance(by: .seconds(wait / 2))
             try await Task.sleep(for: .milliseconds(30))
             #expect(attempts().count == index, "attempt \(index + 1) before its time")
-            clock.advance(by: wait / 2)
+            clock.advance(by: .seconds(wait / 2))
             // Then the next attempt is made (refused: nobody listens any more), and the next wait begins
             #expect(await waitUntil(.seconds(10)) { attempts().count == index + 1 && clock.sleepers == 1 })
         }
@@ -149,7 +149,7 @@ struct NMEATCPManagerTests {
     func stopWhileConnecting() async throws {
         // 192.0.2.0/24 is TEST-NET-1: never routed, so a SYN there waits for no answer (or
         // fails at once where there is no route at all; either way nothing hangs).
-        let manager = NMEATCPManager(host: "192.0.2.1", port: 10110, options: .init(waitsForPeer: true, connectTimeout: 30))
+        let manager = NMEATCPManager(host: "192.0.2.1", port: 10110, options: .init(waitsForPeer: true, connectTimeout: .seconds(30)))
         let delegate = start(manager)
         try await Task.sleep(for: .milliseconds(300))
         let stopped = monotonicSeconds()

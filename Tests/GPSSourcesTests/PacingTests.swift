@@ -32,11 +32,11 @@ struct PacingTests {
         #expect(await waitUntil(.seconds(10)) { count() == 1 && clock.sleepers == 1 })
         for expected in 2...4 {
             // When the clock has moved less than the interval, nothing more comes
-            clock.advance(by: 0.125)
+            clock.advance(by: .milliseconds(125))
             try await Task.sleep(for: .milliseconds(30))
             #expect(count() == expected - 1, "a fix came before its time")
             // When it reaches the interval, the next fix does
-            clock.advance(by: 0.125)
+            clock.advance(by: .milliseconds(125))
             #expect(await waitUntil(.seconds(10)) { count() == expected && (expected == 4 || clock.sleepers == 1) })
         }
         #expect(await done.value(within: .seconds(10)) == true)

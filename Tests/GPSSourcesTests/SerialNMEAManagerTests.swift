@@ -297,30 +297,30 @@ struct SerialNMEAManagerTests {
         // that moves only when the test advances it (steps of a power of two: exact sums)
         let pty = try PseudoTerminal()
         let clock = VirtualClock()
-        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 9600, staleAfter: 0.25, reconnect: false),
+        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 9600, staleAfter: .milliseconds(250), reconnect: false),
                                         stableLinkDirectory: DeviceKind.stableLinkDirectory, clock: clock)
         let delegate = await start(manager)
         #expect(delegate.statuses == [.started])
 
         // When less than the limit passes, nothing is said; at the limit, .stale
-        clock.advance(by: 0.125)
+        clock.advance(by: .milliseconds(125))
         try await Task.sleep(for: .milliseconds(30))
         #expect(delegate.statuses == [.started], "stale before its time")
-        clock.advance(by: 0.125)
+        clock.advance(by: .milliseconds(125))
         #expect(await waitUntil(.seconds(3)) { delegate.statuses.count >= 2 })
         // Quiet for long after: stale is said once
-        clock.advance(by: 4)
+        clock.advance(by: .seconds(4))
         try await Task.sleep(for: .milliseconds(30))
         #expect(delegate.statuses.count == 2, "stale is said once: \(delegate.statuses)")
         // Then two epochs, then quiet again
         pty.write(SerialCapture.bytes(epochs: 2))
         #expect(await waitUntil(.seconds(3)) { delegate.statuses.count >= 3 && delegate.fixes.count >= 2 })
-        clock.advance(by: 0.25)
+        clock.advance(by: .milliseconds(250))
         #expect(await waitUntil(.seconds(3)) { delegate.statuses.count >= 4 })
         manager.stopUpdatingLocation()
 
         // Then: stale after exactly the limit, each time
-        #expect(delegate.statuses == [.started, .stale(seconds: 0.25), .streaming, .stale(seconds: 0.25)])
+        #expect(delegate.statuses == [.started, .stale(after: .milliseconds(250)), .streaming, .stale(after: .milliseconds(250))])
         #expect(!delegate.fixes.isEmpty)
     }
 
@@ -450,7 +450,7 @@ struct SerialNMEAManagerTests {
     @Test("stopUpdatingLocation wakes the reader at once; nothing is reported after it", .timeLimit(.minutes(1)))
     func stopIsPrompt() async throws {
         let pty = try PseudoTerminal()
-        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 115_200, staleAfter: 60))
+        let manager = SerialNMEAManager(path: pty.path, options: .init(baud: 115_200, staleAfter: .seconds(60)))
         let delegate = await start(manager)
         #expect(pty.isExclusive)
 

@@ -106,12 +106,12 @@ struct FileDescriptorTests {
         let (reader, writer) = try pipeEnds()
         defer { reader.close(); writer.close() }
         let wakeup = try #require(Wakeup())
-        #expect(try reader.wait(for: .readable, seconds: 0.02, beside: wakeup) == .timedOut)
+        #expect(try reader.wait(for: .readable, within: .milliseconds(20), beside: wakeup) == .timedOut)
         wakeup.signal()
-        #expect(try reader.wait(for: .readable, seconds: 10, beside: wakeup) == .woken)
+        #expect(try reader.wait(for: .readable, within: .seconds(10), beside: wakeup) == .woken)
         wakeup.drain()
         try writer.writeAll([1])
-        #expect(try reader.wait(for: .readable, seconds: 10, beside: wakeup) == .ready)
+        #expect(try reader.wait(for: .readable, within: .seconds(10), beside: wakeup) == .ready)
     }
 }
 

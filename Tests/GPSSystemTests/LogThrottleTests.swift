@@ -12,7 +12,7 @@ struct LogThrottleTests {
 
     @Test func writesTheBurstThenCountsAndTellsTheCountOnceTheWindowEnds() {
         let clock = FakeClock()
-        let throttle = LogThrottle(window: 60, burst: 3, now: { clock.now })
+        let throttle = LogThrottle(window: .seconds(60), burst: 3, now: { clock.now })
         var written: [String] = []
         for i in 0..<315 {
             written += throttle.admit("refused", summary: "connections refused") { "refused \(i)" }
@@ -27,7 +27,7 @@ struct LogThrottleTests {
 
     @Test func theNextEventOfAKindTellsTheEndedWindowsCountFirst() {
         let clock = FakeClock()
-        let throttle = LogThrottle(window: 10, burst: 1, now: { clock.now })
+        let throttle = LogThrottle(window: .seconds(10), burst: 1, now: { clock.now })
         _ = throttle.admit("reset", summary: "resets") { "a" }
         _ = throttle.admit("reset", summary: "resets") { "b" }
         clock.advance(10)
@@ -37,7 +37,7 @@ struct LogThrottleTests {
 
     @Test func kindsAreCountedApartAndFlushTellsWhatIsHeld() {
         let clock = FakeClock()
-        let throttle = LogThrottle(window: 60, burst: 0, now: { clock.now })
+        let throttle = LogThrottle(window: .seconds(60), burst: 0, now: { clock.now })
         #expect(throttle.admit("a", summary: "as") { "x" }.isEmpty)
         #expect(throttle.admit("b", summary: "bs") { "y" }.isEmpty)
         #expect(throttle.flush() == ["1 as in the last minute (1 not logged one by one)",
@@ -45,7 +45,7 @@ struct LogThrottleTests {
     }
 
     @Test func theNumberOfKindsIsBounded() {
-        let throttle = LogThrottle(window: 60, burst: 1)
+        let throttle = LogThrottle(window: .seconds(60), burst: 1)
         var written = 0
         for i in 0..<(LogThrottle.maxKinds * 2) {
             written += throttle.admit("k\(i)", summary: "ks") { "line" }.count

@@ -69,7 +69,7 @@ struct ServiceNotifierTests {
             try ServiceNotifier.watchdog(usec: "0", pid: nil, processID: 7)
         }
         let dir = try TemporaryDirectory()
-        #expect(try ServiceNotifier(address: dir.path + "/n", watchdogMicroseconds: 30_000_000).watchdogInterval == 15)
+        #expect(try ServiceNotifier(address: dir.path + "/n", watchdogMicroseconds: 30_000_000).watchdogInterval == .seconds(15))
         #expect(try ServiceNotifier(address: dir.path + "/n").watchdogInterval == nil)
     }
 }

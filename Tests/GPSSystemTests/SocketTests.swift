@@ -12,18 +12,18 @@ struct SocketTests {
         let wakeup = try #require(Wakeup())
         let client = try TCPConnection.connect(host: "localhost", port: listener.port, timeout: .seconds(5), wakeup: wakeup)
         #expect(client.peer == "localhost:\(listener.port)")
-        #expect(try listener.descriptor.wait(for: .readable, seconds: 5, beside: wakeup) == .ready)
+        #expect(try listener.descriptor.wait(for: .readable, within: .seconds(5), beside: wakeup) == .ready)
         guard case .connection(let accepted) = listener.accept() else { Issue.record("not accepted"); return }
         defer { accepted.descriptor.close() }
         #expect(accepted.host == "127.0.0.1" && accepted.port > 0)
         try client.sendAll(Array("?WATCH;".utf8), timeout: .seconds(5), wakeup: wakeup)
-        #expect(try accepted.descriptor.wait(for: .readable, seconds: 5, beside: wakeup) == .ready)
+        #expect(try accepted.descriptor.wait(for: .readable, within: .seconds(5), beside: wakeup) == .ready)
         var buffer = [UInt8](repeating: 0, count: 32)
         let got = try buffer.withUnsafeMutableBytes { try accepted.descriptor.receive(into: $0) }
         #expect(got == .processed(7))
         #expect(try buffer.withUnsafeMutableBytes { try accepted.descriptor.receive(into: $0) } == .wouldBlock)
         _ = try Array("{}\n".utf8).withUnsafeBytes { try accepted.descriptor.send($0) }
-        #expect(try client.waitReadable(seconds: 5, wakeup: wakeup) == .ready)
+        #expect(try client.waitReadable(within: .seconds(5), wakeup: wakeup) == .ready)
         #expect(try buffer.withUnsafeMutableBytes { try client.receive(into: $0) } == .processed(3))
     }
 
@@ -61,7 +61,7 @@ struct SocketTests {
             _ = try TCPListener(adopting: wakeup.descriptor)
             Issue.record("a pipe was taken")
         } catch {
-            #expect(error == .notAListeningSocket(descriptor: wakeup.descriptor.rawValue, reason: "not a socket"))
+            #expect(error == .notAListeningSocket(descriptor: wakeup.descriptor, reason: "not a socket"))
         }
     }
 

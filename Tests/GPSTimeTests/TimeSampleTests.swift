@@ -19,7 +19,7 @@ struct TimeSampleTests {
         let sample = try #require(TimeSample(fix()))
         #expect(sample.trueTime == 1_772_323_200)
         #expect(abs(sample.offset - -0.3) < 1e-6)
-        let corrected = try #require(TimeSample(fix(), delay: 0.3))
+        let corrected = try #require(TimeSample(fix(), delay: .milliseconds(300)))
         #expect(abs(corrected.offset) < 1e-6)
     }
 

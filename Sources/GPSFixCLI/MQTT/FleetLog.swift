@@ -13,7 +13,7 @@ final class FleetLog: Sendable {
     private let refusals: LogThrottle
     private let departures: LogThrottle
 
-    init(window: Double = 60, write: @escaping @Sendable (String) -> Void) {
+    init(window: Duration = .seconds(60), write: @escaping @Sendable (String) -> Void) {
         self.write = write
         refusals = LogThrottle(window: window, burst: 1)
         departures = LogThrottle(window: window, burst: 5)

@@ -1,6 +1,7 @@
 import GPSLocation
 import GPSMQTT
 import Synchronization
+import GPSSystem
 
 /// `serve --mqtt`: a publisher fed with the sources' events (GPSMQTT's `MQTTPublisher` as a
 /// feed), and its news told on stderr. A refused login or a failed TLS handshake ends the
@@ -61,7 +62,7 @@ struct MQTTServe: ServeFeedKind {
     }
 
     private static func format(_ span: Duration) -> String {
-        let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18
+        let seconds = span.inSeconds
         return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

@@ -57,7 +57,7 @@ struct TerminalScreen: Sendable {
     /// Columns and rows, asked of the terminal each time (a window can be resized at any
     /// moment); 80 × 24 when stdout is not a terminal that knows its size.
     func size() -> (width: Int, height: Int) {
-        guard let size = FileDescriptor(rawValue: terminal.out.fd).terminalSize else { return (80, 24) }
+        guard let size = terminal.out.descriptor.terminalSize else { return (80, 24) }
         return (size.columns, size.rows)
     }
 

@@ -13,7 +13,7 @@ struct WatchCommand {
         // A person at a terminal gets the live view; a pipe, a file or a terminal that cannot
         // redraw in place (TERM=dumb) gets lines.
         let redraws = TerminalScreen.canRedraw(term: TerminalScreen.environmentTerm)
-        var format = try OutputFormat.forWatch(args, stdoutIsTerminal: FileDescriptor(rawValue: terminal.out.fd).isTerminal && redraws)
+        var format = try OutputFormat.forWatch(args, stdoutIsTerminal: terminal.out.descriptor.isTerminal && redraws)
         let limit = try SourceOptions.count(args, "-n")
         let speed = try SourceOptions.speed(args, default: .factor(1))
         let fleet = try MQTTWatch.fleet(args, log: { [terminal] in terminal.note($0) })

@@ -13,9 +13,9 @@ extension TCPListener {
     }
 
     /// Takes over a listening socket handed over (socket activation).
-    static func adopting(_ descriptor: Int32) throws(ServerError) -> TCPListener {
+    static func adopting(_ descriptor: FileDescriptor) throws(ServerError) -> TCPListener {
         do {
-            return try TCPListener(adopting: FileDescriptor(rawValue: descriptor))
+            return try TCPListener(adopting: descriptor)
         } catch {
             throw ServerError(error, address: .gpsdDefault, call: "listen")
         }

@@ -13,8 +13,8 @@ public final class NMEATCPManager: LocationManagerInterface {
     /// How the manager treats its peer: when a quiet stream is stale, whether to connect again,
     /// what reaches the delegate. Fixed when the manager is made.
     public struct Options: Sendable {
-        /// Seconds without a byte before the stream is reported `.stale`.
-        public var staleAfter: Double
+        /// How long without a byte before the stream is reported `.stale`.
+        public var staleAfter: Duration
         /// Whether to connect again after the peer closed or lost the connection.
         public var reconnect: Bool
         /// Whether a peer that cannot be reached at start is waited for rather than a failure.
@@ -23,14 +23,15 @@ public final class NMEATCPManager: LocationManagerInterface {
         public var forwardsSentences: Bool
         /// Whether a receiver's simulator output (GGA quality 8, mode S) counts as fixes.
         public var acceptsSimulatedFixes: Bool
-        /// Seconds one connection attempt may take.
-        public var connectTimeout: Double
+        /// How long one connection attempt may take.
+        public var connectTimeout: Duration
 
         /// Options as stated; the defaults are a service's: stale after 5 s without a byte,
         /// connect again after a drop, fail at once when the peer cannot be reached at start,
         /// no sentences forwarded, simulated fixes refused, 5 s to connect.
-        public init(staleAfter: Double = 5, reconnect: Bool = true, waitsForPeer: Bool = false,
-                    forwardsSentences: Bool = false, acceptsSimulatedFixes: Bool = false, connectTimeout: Double = 5) {
+        public init(staleAfter: Duration = .seconds(5), reconnect: Bool = true, waitsForPeer: Bool = false,
+                    forwardsSentences: Bool = false, acceptsSimulatedFixes: Bool = false,
+                    connectTimeout: Duration = .seconds(5)) {
             self.staleAfter = staleAfter
             self.reconnect = reconnect
             self.waitsForPeer = waitsForPeer
@@ -88,7 +89,7 @@ public final class NMEATCPManager: LocationManagerInterface {
 
     public func startUpdatingLocation() {
         var settings = StreamReader.Settings()
-        settings.staleAfter = options.staleAfter
+        settings.staleAfter = options.staleAfter.inSeconds
         settings.forwardsSentences = options.forwardsSentences
         settings.acceptsSimulatedFixes = options.acceptsSimulatedFixes
         settings.onBytes = onBytes
@@ -132,7 +133,7 @@ private final class NetworkOpener: StreamOpener {
     private func connect() throws(SocketError) -> TCPStream {
         guard let wakeup = run.wakeup else { throw .stopped }
         let connection = try TCPConnection.connect(host: manager.host, port: manager.port,
-                                                   timeout: .seconds(manager.options.connectTimeout), wakeup: wakeup)
+                                                   timeout: manager.options.connectTimeout, wakeup: wakeup)
         return TCPStream(connection, name: manager.sourceDescription)
     }
 }

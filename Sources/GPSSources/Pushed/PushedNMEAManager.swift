@@ -80,7 +80,7 @@ public final class PushedNMEAManager: LocationManagerInterface {
     /// Begins a run that reads what is fed, unless one is under way.
     public func startUpdatingLocation() {
         var settings = StreamReader.Settings()
-        settings.staleAfter = options.staleAfter.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 }
+        settings.staleAfter = options.staleAfter?.inSeconds
         settings.forwardsSentences = options.forwardsSentences
         settings.acceptsSimulatedFixes = options.acceptsSimulatedFixes
         settings.stampsArrival = options.stampsArrival

@@ -28,7 +28,7 @@ package struct Reconnection {
         while true {
             if run.isStopped { return nil }
             guard let wakeup = run.wakeup else { return nil }
-            _ = clock.sleep(delay, beside: wakeup)
+            _ = clock.sleep(.seconds(delay), beside: wakeup)
             if run.isStopped { return nil }
             count += 1
             reporter?.status(.reconnecting(attempt: count))

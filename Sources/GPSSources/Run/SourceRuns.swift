@@ -25,15 +25,6 @@ package final class SourceRuns: Sendable {
 
         package var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
-        /// Waits `seconds`, or less if stopped meanwhile; true when stopped. Without a wake-up
-        /// pipe (out of descriptors), a run never waits: it has already failed.
-        package func pause(_ seconds: Double) -> Bool {
-            if isStopped { return true }
-            guard let wakeup else { return true }
-            _ = wakeup.sleep(seconds)
-            return isStopped
-        }
-
         fileprivate func end() { ended.signal() }
 
         fileprivate func waitForEnd(seconds: Double) {

@@ -20,8 +20,8 @@ public final class SerialNMEAManager: LocationManagerInterface {
         /// The line speed; nil to find it by listening (see `Autobaud`). Ignored for USB
         /// CDC-ACM devices (ttyACM*), which have no line speed.
         public var baud: Int?
-        /// Seconds without a byte before the port is reported `.stale`.
-        public var staleAfter: Double
+        /// How long without a byte before the port is reported `.stale`.
+        public var staleAfter: Duration
         /// Whether to wait for an unplugged receiver to come back: at the same path, or under
         /// the same `/dev/serial/by-id` name if it returns as another node.
         public var reconnect: Bool
@@ -37,7 +37,7 @@ public final class SerialNMEAManager: LocationManagerInterface {
         /// Options as stated; the defaults are a service's: the baud rate found by listening,
         /// stale after 5 s without a byte, wait for an unplugged receiver, fail at once when the
         /// port cannot be opened at start, no sentences forwarded, simulated fixes refused.
-        public init(baud: Int? = nil, staleAfter: Double = 5, reconnect: Bool = true, waitsForDevice: Bool = false,
+        public init(baud: Int? = nil, staleAfter: Duration = .seconds(5), reconnect: Bool = true, waitsForDevice: Bool = false,
                     forwardsSentences: Bool = false, acceptsSimulatedFixes: Bool = false) {
             self.baud = baud
             self.staleAfter = staleAfter
@@ -135,7 +135,7 @@ public final class SerialNMEAManager: LocationManagerInterface {
         // Every byte of this run goes to the handler set when it started.
         let onBytes = self.onBytes
         var settings = StreamReader.Settings()
-        settings.staleAfter = options.staleAfter
+        settings.staleAfter = options.staleAfter.inSeconds
         settings.forwardsSentences = options.forwardsSentences
         settings.acceptsSimulatedFixes = options.acceptsSimulatedFixes
         settings.onBytes = onBytes

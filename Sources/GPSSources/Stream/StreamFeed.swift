@@ -135,7 +135,7 @@ final class StreamFeed {
         case .fix(var fix):
             if settings.stampsArrival { fix.arrival = arrival(of: fix) }
             if paced, let wait = pacer.delay(until: fix.timestamp, now: settings.clock.now), wait > 0 {
-                _ = settings.clock.sleep(wait, beside: wakeup)
+                _ = settings.clock.sleep(.seconds(wait), beside: wakeup)
             }
             guard let delegate, !reporter.run.isStopped else { return }
             delegate.locationManager(reporter.manager, didUpdateFix: fix)

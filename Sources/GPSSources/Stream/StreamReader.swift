@@ -222,7 +222,7 @@ package final class StreamReader {
             let time = clock.now
             if let staleAfter, !stale, time - lastByte >= staleAfter {
                 stale = true
-                if settings.announcesLink { reporter.status(.stale(seconds: time - lastByte)) }
+                if settings.announcesLink { reporter.status(.stale(after: .seconds(time - lastByte))) }
             }
             if let trial = stream.trial, let due = trial.deadline, time >= due {
                 switch trial.next() {

@@ -75,7 +75,7 @@ struct LibraryServeTests {
         let client = MQTTClient(settings: MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: "stop-test")) { event in
             guard case .connected = event, let client = holder.client.withLock({ $0 }) else { return }
             let start = monotonicSeconds()
-            client.stop(within: 5)
+            client.stop(within: .seconds(5))
             took.fulfill(monotonicSeconds() - start)
         }
         holder.client.withLock { $0 = client }

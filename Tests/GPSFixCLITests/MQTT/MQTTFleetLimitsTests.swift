@@ -97,7 +97,7 @@ struct MQTTFleetLimitsTests {
 
         init(_ broker: MQTTBroker, clientID: String) {
             var limits = FleetLimits()
-            limits.forgetAfter = 1.5
+            limits.forgetAfter = .milliseconds(1500)
             let manager = MQTTManager(settings: MQTTSettings(host: "127.0.0.1", port: broker.port, clientID: clientID),
                                       prefix: "fleet/+", limits: limits)
             let record = Record()
@@ -177,7 +177,7 @@ struct MQTTFleetLimitsTests {
             }
         }
         client.start()
-        defer { client.stop(within: 1) }
+        defer { client.stop(within: .seconds(1)) }
         #expect(await waitUntil(.seconds(5)) { connections.withLock { $0 } == 1 })
         let dir = try TemporaryDirectory()
         let big = try dir.write("big.json", String(repeating: "x", count: 1_000_000))
@@ -305,7 +305,7 @@ struct MQTTFleetLimitsTests {
     @Test("The fleet's log: a refusal said once then counted; five vehicle lines a window, then counted")
     func fleetLogHeldToRate() {
         let written = Mutex<[String]>([])
-        let log = FleetLog(window: 60) { line in written.withLock { $0.append(line) } }
+        let log = FleetLog(window: .seconds(60)) { line in written.withLock { $0.append(line) } }
         for n in 4...8 { log.take(.refused(vehicle: "van\(n)", .full(limit: 3))) }
         log.take(.refused(vehicle: "x\u{202E}y", .badName(limit: 64)))
         for n in 1...9 { log.vehicle("MQTT broker: van\(n) went offline") }
