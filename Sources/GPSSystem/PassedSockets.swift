@@ -25,6 +25,10 @@ public struct PassedSockets: Equatable, Sendable {
     /// The passed descriptors alone, in order: 3, 4, ….
     public var descriptors: [FileDescriptor] { sockets.map(\.descriptor) }
 
+    /// The most descriptors taken from `LISTEN_FDS` (a socket unit passes a handful); a larger
+    /// count is refused as malformed.
+    public static let maximumCount: Int32 = 1024
+
     /// What `take` reads from the environment, in this order.
     public static let variables = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"]
 
@@ -35,8 +39,9 @@ public struct PassedSockets: Equatable, Sendable {
         guard let listenPID, let listenFDs else { return nil }
         guard let pid = pid_t(listenPID), pid > 0 else { throw .malformed(variable: "LISTEN_PID", value: listenPID) }
         guard pid == processID else { return nil }
-        // The descriptors must stay below what an Int32 holds, counted from 3.
-        guard let count = Int32(listenFDs), count >= 0, count <= Int32.max - Self.firstDescriptor.rawValue else {
+        // A count is a list of that many entries: held to `maximumCount`, so that a wrong
+        // LISTEN_FDS cannot make this allocate gigabytes before a descriptor is checked.
+        guard let count = Int32(listenFDs), count >= 0, count <= Self.maximumCount else {
             throw .malformed(variable: "LISTEN_FDS", value: listenFDs)
         }
         guard count > 0 else { return nil }
@@ -82,7 +87,9 @@ public enum PassedSocketsError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .malformed(let variable, let value):
-            "the service manager's \(variable)='\(value)' is not a number"
+            variable == "LISTEN_FDS"
+                ? "the service manager's LISTEN_FDS='\(value)' is not a count of descriptors from 0 to \(PassedSockets.maximumCount)"
+                : "the service manager's \(variable)='\(value)' is not a number"
         case .notOpen(let descriptor):
             "LISTEN_FDS promises descriptor \(descriptor.rawValue), but it is not open in this process"
         }

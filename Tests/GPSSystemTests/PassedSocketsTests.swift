@@ -18,6 +18,13 @@ struct PassedSocketsTests {
         #expect(try PassedSockets(listenPID: pid, listenFDs: fds, listenFDNames: nil, processID: 4242) == nil)
     }
 
+    @Test("The largest count taken is maximumCount, descriptors 3 on")
+    func largestCount() throws {
+        let passed = try #require(try PassedSockets(listenPID: "4242", listenFDs: "\(PassedSockets.maximumCount)", listenFDNames: nil, processID: 4242))
+        #expect(passed.sockets.count == 1024)
+        #expect(passed.descriptors.last == FileDescriptor(rawValue: 1026))
+    }
+
     @Test("Names that do not match the count are left out; the sockets are still passed")
     func mismatchedNames() throws {
         let passed = try #require(try PassedSockets(listenPID: "4242", listenFDs: "2", listenFDNames: "only-one", processID: 4242))
@@ -25,8 +32,9 @@ struct PassedSocketsTests {
         #expect(passed.sockets.allSatisfy { $0.name == nil })
     }
 
-    @Test("A variable that is not a number is an error naming it",
-          arguments: [("abc", "1", "LISTEN_PID"), ("4242", "x", "LISTEN_FDS"), ("4242", "-1", "LISTEN_FDS"), ("-5", "1", "LISTEN_PID")])
+    @Test("A variable that is not a number, or a count past the bound, is an error naming it",
+          arguments: [("abc", "1", "LISTEN_PID"), ("4242", "x", "LISTEN_FDS"), ("4242", "-1", "LISTEN_FDS"), ("-5", "1", "LISTEN_PID"),
+                      ("4242", "1025", "LISTEN_FDS"), ("4242", "2000000000", "LISTEN_FDS")])
     func malformed(pid: String, fds: String, variable: String) {
         #expect(throws: PassedSocketsError.malformed(variable: variable, value: variable == "LISTEN_PID" ? pid : fds)) {
             _ = try PassedSockets(listenPID: pid, listenFDs: fds, listenFDNames: nil, processID: 4242)
