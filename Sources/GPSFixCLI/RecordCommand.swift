@@ -27,7 +27,7 @@ struct RecordCommand {
         var fields: [(key: String, value: String)] = [("Name", "gpsfix record")]
         let manager: any RawByteSource
         if args["--nmea-tcp"] != nil {
-            let network = try SourceOptions.networkStream(args)
+            let network = try NMEATCPSourceOptions.networkStream(args)
             if !args.has("--force") && FileSystem.exists(file) { throw LocationError.fileExists(path: file) }
             // Not tried before the file is made, as a port is: a peer that serves one client
             // (socat without fork, many phone apps) would spend itself on the try. A stream
@@ -35,7 +35,7 @@ struct RecordCommand {
             fields.append(("Source", "tcp://" + network.sourceDescription))
             manager = network
         } else {
-            let serial = try SourceOptions.serial(args)
+            let serial = try SerialSourceOptions.serial(args)
             // The file is made last: a port that cannot be read (not a tty, missing, busy) used
             // to leave a header-only file behind, which the next try then refused to overwrite.
             if !args.has("--force") && FileSystem.exists(file) { throw LocationError.fileExists(path: file) }
