@@ -6,6 +6,12 @@ import Synchronization
 /// feed), and its news told on stderr. A refused login or a failed TLS handshake ends the
 /// serve (the publisher fails its relay); a broker away is waited for, said once per outage.
 struct MQTTServe: ServeFeedKind {
+    // A fleet read from a broker (--mqtt-in) is a source; publishing (--mqtt) is an outlet.
+    static let options = MQTTOptions.serve.placed(
+        among: ["--mqtt-in": "source"],
+        inside: ["--mqtt-qos": "--mqtt", "--mqtt-homeassistant": "--mqtt", "--mqtt-max-vehicles": "--mqtt-in"])
+    static let outlets = ["--mqtt"]
+
     init(_ args: ParsedArguments, _ setting: ServeSetting) {}
 
     func make(_ context: inout ServeContext) throws -> ServeFeed? {

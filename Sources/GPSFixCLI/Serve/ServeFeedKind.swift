@@ -5,8 +5,14 @@ import GPSSystem
 
 /// One kind of feed `serve` can run, as its options ask for it. A new feed is a type of this
 /// kind in a file of its own (its options, and the `LocationFeed` it builds) and one line in
-/// `ServeFeeds.all`.
+/// `ServeFeeds.all`: `serve`'s option table, its help, man page and completions, and
+/// `--no-listen`'s list of outlets follow from that line.
 protocol ServeFeedKind: Sendable {
+    /// Its options, as `serve --help` shows them (after the sources', in `ServeFeeds.all`'s order).
+    static var options: [OptionSpec] { get }
+    /// Those of its options that send the fixes somewhere without gpsd's listener (`--mqtt`,
+    /// `--nmea-udp`): any one of them is something to serve with `--no-listen`.
+    static var outlets: [String] { get }
     /// Reads what must be judged before any source is made (an address to listen on: a
     /// usage error is said before anything is opened). Most kinds read nothing here.
     init(_ args: ParsedArguments, _ setting: ServeSetting) throws
@@ -20,6 +26,8 @@ protocol ServeFeedKind: Sendable {
 }
 
 extension ServeFeedKind {
+    static var options: [OptionSpec] { [] }
+    static var outlets: [String] { [] }
     var servesSentences: Bool { false }
 }
 
@@ -33,6 +41,12 @@ enum ServeFeeds {
         GpsdServerFeedKind.self,
         ServeNotes.self,
     ]
+
+    /// `serve`'s own options: every kind's, in the order of `all`.
+    static var options: [OptionSpec] { all.flatMap { $0.options } }
+
+    /// The options that serve something without gpsd's listener, in the order of `all`.
+    static var outlets: [String] { all.flatMap { $0.outlets } }
 }
 
 /// What every kind may read before the sources are made.

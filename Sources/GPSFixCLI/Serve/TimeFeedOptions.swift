@@ -10,6 +10,8 @@ struct TimeFeedOptions: ServeFeedKind {
         .value("--time-offset", "SECONDS", "Seconds the receiver sends its sentences after the time they carry (its fixed output delay), added to its time for --chrony-sock and --ntp-shm; measure it against a good clock (chronyc sourcestats)."),
     ]
 
+    static let outlets = ["--chrony-sock", "--ntp-shm"]
+
     /// What `serve` says when chronyd's socket refuses it: the option that avoids the socket.
     static let chronySocketAdvice =
         "chronyd's socket takes samples from root only: run serve as root, or feed chrony through shared memory instead (--ntp-shm 2, with 'refclock SHM 2:perm=0666 refid NMEA' in chrony.conf)"
