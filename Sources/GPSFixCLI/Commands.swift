@@ -111,7 +111,7 @@ enum Commands {
         ],
         usageForms: [
             // A capture is a receiver's bytes (a port's or a TCP stream's); a track is anything's fixes.
-            UsageForm(operands: "FILE", leaving: ["--gpx", "--gpsd", "--replay", "--speed", "--loop"]),
+            UsageForm(operands: "FILE", leaving: Set(["--gpx"] + SourceOptions.fixesOnlyOptions)),
             UsageForm(leading: ["--gpx"]),
         ]
     )

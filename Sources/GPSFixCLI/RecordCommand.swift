@@ -21,8 +21,9 @@ struct RecordCommand {
             throw UsageError(message: "name the file to record into: FILE for a raw capture, or --gpx FILE for a GPX track")
         }
         // A raw capture is a receiver's own bytes: gpsd and a replay have none to give.
-        for option in ["--replay", "--gpsd", "--speed", "--loop"] where args[option] != nil || args.has(option) {
-            throw UsageError(message: "\(option) needs --gpx: a raw capture records a receiver's bytes (--device or --nmea-tcp); 'record --gpx FILE \(option) …' records any source's fixes as a track")
+        // Each source kind says whether it has bytes to keep (`SourceOptionKind.recordsBytes`).
+        for option in SourceOptions.fixesOnlyOptions where args[option] != nil || args.has(option) {
+            throw UsageError(message: "\(option) needs --gpx: a raw capture records a receiver's bytes (\(SourceOptions.byteSourceNames.joined(separator: " or "))); 'record --gpx FILE \(option) …' records any source's fixes as a track")
         }
         var fields: [(key: String, value: String)] = [("Name", "gpsfix record")]
         let manager: any RawByteSource

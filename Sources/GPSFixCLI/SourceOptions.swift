@@ -18,6 +18,15 @@ enum SourceOptions {
     /// The options that each name a source; `serve` and `watch` take several of them.
     static let sourceNames = kinds.map { $0.name }
 
+    /// The options of the kinds whose bytes `record FILE` cannot keep (`--gpsd`, `--replay`
+    /// and theirs): each needs `--gpx`.
+    static var fixesOnlyOptions: [String] {
+        kinds.filter { !$0.recordsBytes }.flatMap { $0.options.map(\.name) }
+    }
+
+    /// The naming options of the kinds `record FILE` keeps the bytes of.
+    static var byteSourceNames: [String] { kinds.filter { $0.recordsBytes }.map { $0.name } }
+
     /// Every kind's options, then those that apply to each source read.
     static var options: [OptionSpec] {
         kinds.flatMap { $0.options } + [

@@ -77,6 +77,16 @@ struct SourceAndFeedRegistryTests {
         #expect(kindWords == words)
     }
 
+    @Test("record FILE keeps the bytes of the kinds that say they have them; the others' options need --gpx, and its usage line leaves them out")
+    func recordsBytes() throws {
+        #expect(SourceOptions.byteSourceNames == ["--device", "--nmea-tcp"])
+        #expect(SourceOptions.fixesOnlyOptions == ["--gpsd", "--replay", "--speed", "--loop"])
+        let capture = try #require(Commands.record.usage.split(separator: "\n").first)
+        for option in SourceOptions.fixesOnlyOptions {
+            #expect(!capture.contains(option + " ") && !capture.contains(option + "]"), "record FILE's line shows \(option)")
+        }
+    }
+
     @Test("Two kinds named to a one-source command are refused, named in the kinds' order")
     func twoKinds() throws {
         let args = try parse(Commands.fix, ["--replay", "x.nmea", "--nmea-tcp", "h:1"])

@@ -4,6 +4,7 @@ import GPSSources
 enum NMEATCPSourceOptions: SourceOptionKind {
     static let name = "--nmea-tcp"
     static let words = SourceKind.network
+    static let recordsBytes = true
 
     static var options: [OptionSpec] {
         [.value("--nmea-tcp", "HOST:PORT", "Read NMEA that a receiver or app serves over TCP (an RTK board, a phone's NMEA server); reconnects when the stream drops.")

@@ -6,6 +6,7 @@ import GPSSources
 enum SerialSourceOptions: SourceOptionKind {
     static let name = "--device"
     static let words = SourceKind.receiver
+    static let recordsBytes = true
 
     static var options: [OptionSpec] {
         [

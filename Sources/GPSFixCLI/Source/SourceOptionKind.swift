@@ -14,6 +14,9 @@ protocol SourceOptionKind: Sendable {
     /// Its options as help shows them, its naming one first (marked `.among("source")`), then
     /// those that only it uses (marked `.inside(name)`).
     static var options: [OptionSpec] { get }
+    /// Whether `record FILE` can keep its bytes as a raw capture (a port's, a TCP stream's);
+    /// otherwise `record` takes it with `--gpx` only, and refuses it without.
+    static var recordsBytes: Bool { get }
     /// The words its statuses and the live view use ("device unplugged", "gpsd went away").
     static var words: SourceKind { get }
     /// Builds the manager of the one source of this kind that `args` names (`args[name]` is
@@ -26,6 +29,8 @@ protocol SourceOptionKind: Sendable {
 }
 
 extension SourceOptionKind {
+    static var recordsBytes: Bool { false }
+
     static func refuseIdleOptions(_ args: ParsedArguments, reads: [String]) throws(UsageError) {}
 
     /// Whether `manager` is one of this kind's (for the words it is spoken of in).
