@@ -24,6 +24,30 @@ struct SourceAndFeedRegistryTests {
         #expect(TimeFeedOptions.options.map(\.name) == ["--chrony-sock", "--ntp-shm", "--time-offset"])
     }
 
+    @Test("gpsd's listener comes first after the sources in serve's help; every feed's usage errors are said when its kind is made, before any source or feed")
+    func feedOrderAndJudging() throws {
+        let names = Commands.serve.options.map(\.name)
+        #expect(names[SourceOptions.severalOptions.count] == "--listen")
+        let setting = ServeSetting(listens: true, passed: nil)
+        let refusals: [([String], String)] = [
+            (["--ntp-shm", "256"], "--ntp-shm takes a unit from 0 to 255"),
+            (["--time-offset", "0.1"], "--time-offset corrects the time sent with --chrony-sock or --ntp-shm: add one"),
+            (["--mqtt-qos", "1"], "--mqtt-qos need --mqtt URL"),
+            (["--mqtt", "mqtt://broker/fleet/+"], "cannot be published to"),
+            (["--nmea-udp", "nowhere"], "--nmea-udp takes HOST:PORT"),
+        ]
+        for (arguments, message) in refusals {
+            let args = try parse(Commands.serve, arguments)
+            var said: String?
+            do {
+                _ = try ServeFeeds.all.map { kind throws -> any ServeFeedKind in try kind.init(args, setting) }
+            } catch let error as UsageError {
+                said = error.message
+            }
+            #expect(said?.contains(message) == true, "\(arguments): \(said ?? "nothing refused")")
+        }
+    }
+
     @Test("--no-listen's outlets are the feeds' own: each is an option of serve, and its help names every one")
     func outletsFromFeeds() throws {
         let outlets = ServeFeeds.outlets

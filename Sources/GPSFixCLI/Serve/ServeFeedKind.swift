@@ -13,8 +13,8 @@ protocol ServeFeedKind: Sendable {
     /// Those of its options that send the fixes somewhere without gpsd's listener (`--mqtt`,
     /// `--nmea-udp`): any one of them is something to serve with `--no-listen`.
     static var outlets: [String] { get }
-    /// Reads what must be judged before any source is made (an address to listen on: a
-    /// usage error is said before anything is opened). Most kinds read nothing here.
+    /// Judges its options, before any source or feed is made: a usage error is said before
+    /// anything is opened.
     init(_ args: ParsedArguments, _ setting: ServeSetting) throws
     /// Whether its feed serves each sentence (to clients that watch with "nmea"): the
     /// sources then forward them.
@@ -32,13 +32,16 @@ extension ServeFeedKind {
 }
 
 /// The feeds `serve` knows, in the order they are built, started and told each event (and
-/// stopped in reverse).
+/// stopped in reverse), and in which `serve --help` shows their options. A kind that leaves
+/// something for another in `ServeContext` comes before it (the service manager's heartbeat,
+/// for the server's loop). Every kind judges its options when it is made from them, before
+/// any source or feed is, so the server binding its port first refuses nothing.
 enum ServeFeeds {
     static let all: [any ServeFeedKind.Type] = [
         ServiceManagerFeedKind.self,
-        MQTTServe.self,
-        TimeFeedOptions.self,
         GpsdServerFeedKind.self,
+        TimeFeedOptions.self,
+        MQTTServe.self,
         ServeNotes.self,
     ]
 
