@@ -20,7 +20,8 @@ protocol SourceOptionKind: Sendable {
     /// The words its statuses and the live view use ("device unplugged", "gpsd went away").
     static var words: SourceKind { get }
     /// Builds the manager of the one source of this kind that `args` names (`args[name]` is
-    /// set, once). The options it does not use were refused already.
+    /// set, once; for `SourceOptions.unnamed`, also when no source is named). The options it
+    /// does not use were refused already.
     static func manager(_ args: ParsedArguments, _ setting: SourceSetting) throws -> Manager
     /// Refuses an option of its own (`--baud`, `--speed`) given when no source of this kind is
     /// read: accepted silently, it would look as if it worked. `reads` are the naming options
