@@ -33,29 +33,6 @@ extension [OptionSpec] {
     }
 }
 
-/// Source options shared by every command that reads fixes.
-let deviceOptions: [OptionSpec] = [
-    .value("--device", "PATH", "The receiver's serial port (default: the first GPS found; see 'gpsfix devices').").completing(.devices)
-        .among("source"),
-    .value("--baud", "N", "Its baud rate (default: found automatically; USB CDC-ACM ports need none).")
-        .completing(.words(Autobaud.rates.map(String.init))).inside("--device"),
-]
-
-let sourceOptions: [OptionSpec] = deviceOptions + [
-    .optionalValue("--gpsd", "[HOST[:PORT]]", "Read through a running gpsd (default 127.0.0.1:2947).").among("source"),
-    .value("--nmea-tcp", "HOST:PORT", "Read NMEA that a receiver or app serves over TCP (an RTK board, a phone's NMEA server); reconnects when the stream drops.")
-        .among("source"),
-    .value("--replay", "FILE", "Read a recorded capture (gpsfake format) instead of a receiver; '-' reads standard input, and a pipe or FIFO is replayed as it arrives.")
-        .among("source"),
-    .value("--speed", "X|max", "Replay at X times the capture's own pace, or as fast as possible (default 1; for fix: max).").inside("--replay"),
-    .flag("--loop", "Start the capture again when it ends (a file only: a pipe or FIFO is read once).").inside("--replay"),
-    .flag("--simulated", "Take a receiver's simulator or demo output (GGA quality 8, mode S) as fixes; by default it is no fix."),
-]
-
-/// The source options of the commands that read several sources at once (`serve`, `watch`):
-/// each option that names a source may be given again.
-let severalSourceOptions: [OptionSpec] = sourceOptions.map { SourceOptions.sourceNames.contains($0.name) ? $0.repeatable() : $0 }
-
 enum Commands {
     static let all: [Command] = [fix, watch, record, serve, devices, completion]
 
@@ -64,7 +41,7 @@ enum Commands {
     static let watch = Command(
         name: "watch",
         summary: "Print fixes as they arrive.",
-        options: severalSourceOptions
+        options: SourceOptions.severalOptions
             // Read from a broker, --mqtt is a source like the others; how to reach it goes with it.
             + MQTTOptions.watch.placed(among: ["--mqtt": "source"], inside: Dictionary(uniqueKeysWithValues: MQTTOptions.watch.dropFirst().map { ($0.name, "--mqtt") }))
             + OutputFormat.watchOptions.placed(among: Dictionary(uniqueKeysWithValues: OutputFormat.watchOptions.map { ($0.name, "format") })) + [
@@ -92,7 +69,7 @@ enum Commands {
     static let fix = Command(
         name: "fix",
         summary: "Print the first fix and exit (the default command).",
-        options: sourceOptions + [
+        options: SourceOptions.options + [
             .value("--timeout", "S", "Give up after S seconds without a fix (default 30)."),
         ] + OutputFormat.fixOptions.placed(among: Dictionary(uniqueKeysWithValues: OutputFormat.fixOptions.map { ($0.name, "format") })),
         positionals: 0,
@@ -116,7 +93,7 @@ enum Commands {
     static let record = Command(
         name: "record",
         summary: "Record a receiver's output to a capture file (gpsfake format), or its fixes to a GPX track.",
-        options: sourceOptions + OutputFormat.recordOptions + [
+        options: SourceOptions.options + OutputFormat.recordOptions + [
             .flag("--force", "Overwrite FILE if it exists."),
         ],
         positionals: 1,
@@ -134,7 +111,7 @@ enum Commands {
         ],
         usageForms: [
             // A capture is a receiver's bytes (a port's or a TCP stream's); a track is anything's fixes.
-            UsageForm(operands: "FILE", leaving: ["--gpx", "--gpsd", "--replay", "--speed", "--loop"]),
+            UsageForm(operands: "FILE", leaving: Set(["--gpx"] + SourceOptions.fixesOnlyOptions)),
             UsageForm(leading: ["--gpx"]),
         ]
     )
@@ -142,18 +119,8 @@ enum Commands {
     static let serve = Command(
         name: "serve",
         summary: "Serve fixes to gpsd clients (gpspipe, cgps, libgps, Python gps) over gpsd's JSON protocol.",
-        options: severalSourceOptions + [
-            .value("--listen", "[ADDR:]PORT", "Where to listen (default 127.0.0.1:2947): a port alone is on loopback, an address alone keeps port 2947. Another address than loopback opens the feed to the network."),
-            .flag("--no-listen", "Do not serve gpsd's protocol on a port: serve only what --mqtt, --nmea-listen, --nmea-udp, --chrony-sock or --ntp-shm name."),
-            .value("--client-timeout", "S", "Disconnect a watcher that reads nothing it is sent for S seconds (default 15). As in gpsd, a client that asks nothing goes after 60 s, and a poller 15 minutes after its last request."),
-            .value("--max-clients-per-address", "N", "Serve at most N clients at once from one address (default 64; this machine's clients all come from 127.0.0.1 or ::1), of the 200 in all. Past it, or past 200, a newcomer takes the place of the client idle longest, if that has sent and received nothing for 10 s, and is refused otherwise."),
-            .value("--nmea-listen", "[ADDR:]PORT", "Also serve every sentence, as received with CR LF, to each TCP client on PORT (10110 by convention; loopback unless ADDR says otherwise)."),
-            .value("--nmea-udp", "HOST:PORT", "Also send every sentence as one UDP datagram to HOST:PORT (a broadcast address reaches a whole network)."),
-        ].placed(among: ["--listen": "listen", "--no-listen": "listen"])
-            + TimeFeedOptions.options
-            // A fleet read from a broker (--mqtt-in) is a source; publishing (--mqtt) is an outlet.
-            + MQTTOptions.serve.placed(among: ["--mqtt-in": "source"],
-                                       inside: ["--mqtt-qos": "--mqtt", "--mqtt-homeassistant": "--mqtt", "--mqtt-max-vehicles": "--mqtt-in"]),
+        // Each feed's options, in `ServeFeeds.all`'s order: a new feed's come with its line there.
+        options: SourceOptions.severalOptions + ServeFeeds.options,
         positionals: 0,
         details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Chart plotters and apps that read NMEA over\nTCP or UDP (OpenCPN, Signal K) read --nmea-listen or --nmea-udp. Runs until Ctrl-C or\nSIGTERM; when a replay ends, its last fix is still served.\n\nUnder systemd (systemd/gpsfix.socket and gpsfix.service): listens for gpsd's clients on the\nsockets systemd passes (LISTEN_FDS) instead of binding --listen's, and tells it READY=1, the\nsource's state (STATUS=) and WATCHDOG=1 through NOTIFY_SOCKET.\n\nTime for chrony (--chrony-sock, --ntp-shm): each fix of the first source, from a live\nreceiver (serial or --nmea-tcp) with a date, is its time against the system time its\nfirst byte was read. NMEA alone is good to tens or hundreds of milliseconds (a PPS signal\nis needed for better); --time-offset takes out a receiver's fixed delay.",
         run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() },

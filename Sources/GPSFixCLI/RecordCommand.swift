@@ -21,13 +21,14 @@ struct RecordCommand {
             throw UsageError(message: "name the file to record into: FILE for a raw capture, or --gpx FILE for a GPX track")
         }
         // A raw capture is a receiver's own bytes: gpsd and a replay have none to give.
-        for option in ["--replay", "--gpsd", "--speed", "--loop"] where args[option] != nil || args.has(option) {
-            throw UsageError(message: "\(option) needs --gpx: a raw capture records a receiver's bytes (--device or --nmea-tcp); 'record --gpx FILE \(option) …' records any source's fixes as a track")
+        // Each source kind says whether it has bytes to keep (`SourceOptionKind.recordsBytes`).
+        for option in SourceOptions.fixesOnlyOptions where args[option] != nil || args.has(option) {
+            throw UsageError(message: "\(option) needs --gpx: a raw capture records a receiver's bytes (\(SourceOptions.byteSourceNames.joined(separator: " or "))); 'record --gpx FILE \(option) …' records any source's fixes as a track")
         }
         var fields: [(key: String, value: String)] = [("Name", "gpsfix record")]
         let manager: any RawByteSource
         if args["--nmea-tcp"] != nil {
-            let network = try SourceOptions.networkStream(args)
+            let network = try NMEATCPSourceOptions.networkStream(args)
             if !args.has("--force") && FileSystem.exists(file) { throw LocationError.fileExists(path: file) }
             // Not tried before the file is made, as a port is: a peer that serves one client
             // (socat without fork, many phone apps) would spend itself on the try. A stream
@@ -35,7 +36,7 @@ struct RecordCommand {
             fields.append(("Source", "tcp://" + network.sourceDescription))
             manager = network
         } else {
-            let serial = try SourceOptions.serial(args)
+            let serial = try SerialSourceOptions.serial(args)
             // The file is made last: a port that cannot be read (not a tty, missing, busy) used
             // to leave a header-only file behind, which the next try then refused to overwrite.
             if !args.has("--force") && FileSystem.exists(file) { throw LocationError.fileExists(path: file) }

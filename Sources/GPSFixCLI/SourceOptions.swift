@@ -1,11 +1,44 @@
 import GPSLocation
 import GPSSources
-import GPSGpsd
 
 /// Builds the manager that the options name. Everything after this sees only the protocol.
 enum SourceOptions {
+    /// The kinds of source the commands read, in the order help shows their options. A new
+    /// source is a `SourceOptionKind` in a file of its own and one line here.
+    static let kinds: [any SourceOptionKind.Type] = [
+        SerialSourceOptions.self,
+        GpsdSourceOptions.self,
+        NMEATCPSourceOptions.self,
+        ReplaySourceOptions.self,
+    ]
+
+    /// What is read when no source is named: the first receiver discovery finds.
+    static let unnamed: any SourceOptionKind.Type = SerialSourceOptions.self
+
     /// The options that each name a source; `serve` and `watch` take several of them.
-    static let sourceNames = ["--device", "--replay", "--gpsd", "--nmea-tcp"]
+    static let sourceNames = kinds.map { $0.name }
+
+    /// The options of the kinds whose bytes `record FILE` cannot keep (`--gpsd`, `--replay`
+    /// and theirs): each needs `--gpx`.
+    static var fixesOnlyOptions: [String] {
+        kinds.filter { !$0.recordsBytes }.flatMap { $0.options.map(\.name) }
+    }
+
+    /// The naming options of the kinds `record FILE` keeps the bytes of.
+    static var byteSourceNames: [String] { kinds.filter { $0.recordsBytes }.map { $0.name } }
+
+    /// Every kind's options, then those that apply to each source read.
+    static var options: [OptionSpec] {
+        kinds.flatMap { $0.options } + [
+            .flag("--simulated", "Take a receiver's simulator or demo output (GGA quality 8, mode S) as fixes; by default it is no fix."),
+        ]
+    }
+
+    /// The same for the commands that read several sources at once (`serve`, `watch`): each
+    /// option that names a source may be given again.
+    static var severalOptions: [OptionSpec] {
+        options.map { sourceNames.contains($0.name) ? $0.repeatable() : $0 }
+    }
 
     /// The managers of every source named, in the order given (`serve` and `watch` read
     /// several at once: `--device A --device B --replay C`); the one receiver discovery finds
@@ -41,76 +74,33 @@ enum SourceOptions {
     }
 
     /// Refuses an option that no source named would use (`--speed` without a replay, `--baud`
-    /// with no serial port): accepted silently, it looks as if it worked.
+    /// with no serial port): accepted silently, it looks as if it worked. Each kind not read
+    /// judges its own options.
     static func refuseIdleOptions(_ args: ParsedArguments) throws(UsageError) {
-        let named = Set(sourceNames.filter { args[$0] != nil })
+        let named = sourceNames.filter { args[$0] != nil }
         // No source named at all is a receiver found by discovery.
-        let reads = named.isEmpty ? ["--device"] : named
-        if !reads.contains("--replay") {
-            for option in ["--speed", "--loop"] where args[option] != nil || args.has(option) {
-                throw UsageError(message: "\(option) paces or repeats a capture: it needs --replay FILE (\(reads.sorted().joined(separator: " and ")) \(reads.count == 1 ? "is" : "are") read as the data arrives)")
-            }
-        }
-        if !reads.contains("--device"), let baud = args["--baud"] {
-            throw UsageError(message: "--baud \(baud) sets a serial port's rate: it needs --device PATH (\(reads.sorted().joined(separator: " and ")) \(reads.count == 1 ? "has" : "have") no line rate)")
+        let reads = named.isEmpty ? [unnamed.name] : named
+        for kind in kinds where !reads.contains(kind.name) {
+            try kind.refuseIdleOptions(args, reads: reads.sorted())
         }
     }
 
+    /// The manager of the one source `args` names (or of the receiver discovery finds).
     static func manager(_ args: ParsedArguments, defaultSpeed: ReplayManager.Speed, forwardsSentences: Bool = false,
                         waits: Waiting = .never, checked: Bool = false) throws -> any LocationManagerInterface {
         if !checked { try refuseIdleOptions(args) }
-        let named = sourceNames.filter { args[$0] != nil }
+        let named = kinds.filter { args[$0.name] != nil }
         guard named.count <= 1 else {
-            throw UsageError(message: "\(named.joined(separator: " and ")) are different sources: choose one")
+            throw UsageError(message: "\(named.map { $0.name }.joined(separator: " and ")) are different sources: choose one")
         }
-        if let address = args["--gpsd"] {
-            guard !args.has("--simulated") else {
-                throw UsageError(message: "--simulated is for sentences gpsfix reads itself (--device, --replay); gpsd decides for its own clients")
-            }
-            let (host, port) = try gpsdAddress(address)
-            return GpsdManager(host: host, port: port, forwardsSentences: forwardsSentences, waitsForGpsd: waits == .everything)
-        }
-        if args["--nmea-tcp"] != nil {
-            return try networkStream(args, forwardsSentences: forwardsSentences, waits: waits == .everything)
-        }
-        if let path = args["--replay"] {
-            let manager = ReplayManager(path: path, speed: try speed(args, default: defaultSpeed), loop: args.has("--loop"),
-                                        forwardsSentences: forwardsSentences, acceptsSimulatedFixes: args.has("--simulated"))
-            if manager.loop && manager.readsLiveInput {
-                throw UsageError(message: "--loop needs a file: \(manager.sourceDescription) is a pipe or FIFO, read once as it arrives. Save it to a file (e.g. 'gpspipe -r > capture.nmea') and loop that")
-            }
-            return manager
-        }
-        return try serial(args, forwardsSentences: forwardsSentences, waits: waits != .never)
+        let setting = SourceSetting(defaultSpeed: defaultSpeed, forwardsSentences: forwardsSentences, waits: waits,
+                                    acceptsSimulatedFixes: args.has("--simulated"))
+        return try (named.first ?? unnamed).anyManager(args, setting)
     }
 
     /// Whether `manager` replays a pipe or FIFO: a feed that arrives over time, whatever the speed.
     static func isLiveReplay(_ manager: any LocationManagerInterface) -> Bool {
         (manager as? ReplayManager)?.readsLiveInput ?? false
-    }
-
-    /// The receiver named with --device, or the first one discovery finds.
-    static func serial(_ args: ParsedArguments, forwardsSentences: Bool = false, waits: Bool = false) throws -> SerialNMEAManager {
-        let options = SerialNMEAManager.Options(baud: try baud(args), waitsForDevice: waits, forwardsSentences: forwardsSentences,
-                                                acceptsSimulatedFixes: args.has("--simulated"))
-        if let path = args["--device"] { return SerialNMEAManager(path: path, options: options) }
-        // Waiting for a receiver to be plugged in, it reads the first one then.
-        if waits { return SerialNMEAManager(discovering: options) }
-        guard let device = DeviceDiscovery.candidates().first else {
-            throw LocationError.deviceNotFound(searched: DeviceDiscovery.searchedLocations())
-        }
-        return SerialNMEAManager(path: device.path, options: options)
-    }
-
-    /// The receiver or app named with --nmea-tcp.
-    static func networkStream(_ args: ParsedArguments, forwardsSentences: Bool = false, waits: Bool = false) throws -> NMEATCPManager {
-        guard let text = args["--nmea-tcp"] else { preconditionFailure("--nmea-tcp was not given") }
-        guard let (host, port) = hostAndPort(text) else {
-            throw UsageError(message: "--nmea-tcp takes HOST:PORT (e.g. 192.168.1.20:10110, [fe80::1%eth0]:10110), not '\(text)'")
-        }
-        let options = NMEATCPManager.Options(waitsForPeer: waits, forwardsSentences: forwardsSentences,
-                                             acceptsSimulatedFixes: args.has("--simulated"))
-        return NMEATCPManager(host: host, port: port, options: options)
     }
 
     /// `HOST:PORT` or `[IPV6]:PORT`, a port from 1 to 65535; nil otherwise.

@@ -7,16 +7,36 @@ import GPSSystem
 /// feed), and its news told on stderr. A refused login or a failed TLS handshake ends the
 /// serve (the publisher fails its relay); a broker away is waited for, said once per outage.
 struct MQTTServe: ServeFeedKind {
-    init(_ args: ParsedArguments, _ setting: ServeSetting) {}
+    // A fleet read from a broker (--mqtt-in) is a source; publishing (--mqtt) is an outlet.
+    static let options = MQTTOptions.serve.placed(
+        among: ["--mqtt-in": "source"],
+        inside: ["--mqtt-qos": "--mqtt", "--mqtt-homeassistant": "--mqtt", "--mqtt-max-vehicles": "--mqtt-in"])
+    static let outlets = ["--mqtt"]
 
-    func make(_ context: inout ServeContext) throws -> ServeFeed? {
-        // A fleet re-served is not published again (`--mqtt-in` refuses `--mqtt`).
-        guard context.fleet == nil else { return nil }
-        let publisher = try Self.publisher(context.args, source: context.sources[0].sourceDescription, terminal: context.terminal)
-        return publisher.map { ServeFeed($0, outlet: "MQTT") }
+    /// What `--mqtt` asks for, judged before any source is made; nil without it, and for a
+    /// fleet re-served, which is not published again (`--mqtt-in` refuses `--mqtt`).
+    private let publishing: Publishing?
+
+    /// A publisher's settings, from the options alone.
+    struct Publishing: Sendable {
+        let address: MQTTAddress
+        let settings: MQTTSettings
+        let qos: Int
+        let topics: MQTTTopics
+        let homeAssistant: HomeAssistantDiscovery?
     }
 
-    static func publisher(_ args: ParsedArguments, source: String, terminal: Terminal) throws -> MQTTPublisher? {
+    init(_ args: ParsedArguments, _ setting: ServeSetting) throws {
+        publishing = args["--mqtt-in"] == nil ? try Self.publishing(args) : nil
+    }
+
+    func make(_ context: inout ServeContext) throws -> ServeFeed? {
+        guard context.fleet == nil, let publishing else { return nil }
+        let publisher = Self.publisher(publishing, source: context.sources[0].sourceDescription, terminal: context.terminal)
+        return ServeFeed(publisher, outlet: "MQTT")
+    }
+
+    static func publishing(_ args: ParsedArguments) throws -> Publishing? {
         if args["--mqtt-max-vehicles"] != nil {
             throw UsageError(message: "--mqtt-max-vehicles bounds a fleet that is read (--mqtt-in), not what --mqtt publishes")
         }
@@ -29,13 +49,17 @@ struct MQTTServe: ServeFeedKind {
             throw UsageError(message: "--mqtt: '\(address.prefix)' cannot be published to (no '+' or '#', no empty levels)")
         }
         let settings = try MQTTOptions.settings(args, address)
-        let qos = try MQTTOptions.qos(args)
         let topics = MQTTTopics(prefix: address.prefix)
         let homeAssistant = args.has("--mqtt-homeassistant")
             ? HomeAssistantDiscovery(objectID: settings.clientID, name: "gpsfix \(address.prefix)", topics: topics,
                                      softwareVersion: GPSFixCLI.version)
             : nil
-        let options = MQTTPublisher.Options(topics: topics, qos: qos, source: source, homeAssistant: homeAssistant)
+        return Publishing(address: address, settings: settings, qos: try MQTTOptions.qos(args), topics: topics, homeAssistant: homeAssistant)
+    }
+
+    static func publisher(_ publishing: Publishing, source: String, terminal: Terminal) -> MQTTPublisher {
+        let (address, settings, qos) = (publishing.address, publishing.settings, publishing.qos)
+        let options = MQTTPublisher.Options(topics: publishing.topics, qos: qos, source: source, homeAssistant: publishing.homeAssistant)
         let where_ = "\(address.usesTLS ? "mqtts" : "mqtt") broker at \(address.broker) under \(address.prefix)/"
         let outage = Atomic<Bool>(false)
         let connectedBefore = Atomic<Bool>(false)

@@ -29,7 +29,7 @@ enum MQTTWatch {
             if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) need --mqtt URL") }
             return nil
         }
-        let others = ["--replay", "--device", "--gpsd", "--nmea-tcp"].filter { args[$0] != nil }
+        let others = SourceOptions.sourceNames.filter { args[$0] != nil }
         guard others.isEmpty else {
             throw UsageError(message: "--mqtt and \(others.joined(separator: " and ")) are different sources: choose one")
         }

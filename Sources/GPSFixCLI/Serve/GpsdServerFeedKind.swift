@@ -7,6 +7,21 @@ import GPSSystem
 /// (`--nmea-listen`, `--nmea-udp`): GPSServer's `GpsdFeed`, or, for `--mqtt-in`, a fleet's
 /// feed over it. Its options are judged before any source is made.
 struct GpsdServerFeedKind: ServeFeedKind {
+    static var options: [OptionSpec] {
+        [
+            .value("--listen", "[ADDR:]PORT", "Where to listen (default 127.0.0.1:2947): a port alone is on loopback, an address alone keeps port 2947. Another address than loopback opens the feed to the network."),
+            // The outlets are every feed's, so that a new feed that serves on its own is named here too.
+            .flag("--no-listen", "Do not serve gpsd's protocol on a port: serve only what \(spoken(ServeFeeds.outlets)) name."),
+            .value("--client-timeout", "S", "Disconnect a watcher that reads nothing it is sent for S seconds (default 15). As in gpsd, a client that asks nothing goes after 60 s, and a poller 15 minutes after its last request."),
+            .value("--max-clients-per-address", "N", "Serve at most N clients at once from one address (default 64; this machine's clients all come from 127.0.0.1 or ::1), of the 200 in all. Past it, or past 200, a newcomer takes the place of the client idle longest, if that has sent and received nothing for 10 s, and is refused otherwise."),
+        ].placed(among: ["--listen": "listen", "--no-listen": "listen"]) + NMEAFeedOptions.options
+    }
+
+    static let outlets = NMEAFeedOptions.options.map(\.name)
+
+    /// The options that only gpsd's listener uses.
+    private static let listenerOptions = ["--listen", "--client-timeout", "--max-clients-per-address"]
+
     let configuration: ServerConfiguration
     let listens: Bool
     let passed: PassedSockets?
@@ -14,6 +29,13 @@ struct GpsdServerFeedKind: ServeFeedKind {
     init(_ args: ParsedArguments, _ setting: ServeSetting) throws {
         listens = setting.listens
         passed = setting.passed
+        if !setting.listens {
+            let stray = Self.listenerOptions.filter { args[$0] != nil }
+            if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) are for the listener, which --no-listen turns off") }
+            if setting.passed != nil {
+                throw UsageError(message: "--no-listen: the service manager passed sockets to listen on (LISTEN_FDS); run without the socket unit, or without --no-listen")
+            }
+        }
         var configuration = ServerConfiguration(release: "gpsfix \(GPSFixCLI.version)")
         if let text = args["--listen"] {
             guard setting.passed == nil else {
@@ -90,6 +112,12 @@ struct GpsdServerFeedKind: ServeFeedKind {
     private static func exposure(_ address: ListenAddress) -> String {
         "WARNING: \(address) is not loopback: anyone who can reach this machine on port \(address.port) can read its position."
     }
+}
+
+/// "a", "a or b", "a, b or c".
+private func spoken(_ words: [String]) -> String {
+    guard words.count > 1 else { return words.first ?? "" }
+    return words.dropLast().joined(separator: ", ") + " or " + words.last!
 }
 
 /// What the service manager passed cannot be used: exit 1, with what to change.

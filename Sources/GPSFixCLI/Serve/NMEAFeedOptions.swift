@@ -4,6 +4,11 @@ import GPSServer
 /// besides gpsd's protocol. Both need a port: NMEA has no default one of its own in gpsfix,
 /// only a convention (10110) the user names.
 enum NMEAFeedOptions {
+    static let options: [OptionSpec] = [
+        .value("--nmea-listen", "[ADDR:]PORT", "Also serve every sentence, as received with CR LF, to each TCP client on PORT (10110 by convention; loopback unless ADDR says otherwise)."),
+        .value("--nmea-udp", "HOST:PORT", "Also send every sentence as one UDP datagram to HOST:PORT (a broadcast address reaches a whole network)."),
+    ]
+
     static func apply(_ args: ParsedArguments, to configuration: inout ServerConfiguration) throws(UsageError) {
         if let text = args["--nmea-listen"] {
             // A port alone is loopback, as `:PORT` is.

@@ -52,15 +52,12 @@ struct ServeCommand {
     private func serve(passed: PassedSockets?, notifier: ServiceNotifier?) throws -> LocationError? {
         let listens = !args.has("--no-listen")
         if !listens {
-            // Anything that carries the fixes somewhere is something to serve without gpsd's listener.
-            let outlets = ["--mqtt", "--nmea-listen", "--nmea-udp", "--chrony-sock", "--ntp-shm"]
+            // Anything that carries the fixes somewhere is something to serve without gpsd's
+            // listener: each feed names its own (`ServeFeedKind.outlets`); the listener's other
+            // options are refused by its kind.
+            let outlets = ServeFeeds.outlets
             guard outlets.contains(where: { args[$0] != nil }) else {
                 throw UsageError(message: "--no-listen leaves nothing to serve: add one of \(outlets.joined(separator: ", "))")
-            }
-            let stray = ["--listen", "--client-timeout", "--max-clients-per-address"].filter { args[$0] != nil }
-            if !stray.isEmpty { throw UsageError(message: "\(stray.joined(separator: " and ")) are for the listener, which --no-listen turns off") }
-            if passed != nil {
-                throw UsageError(message: "--no-listen: the service manager passed sockets to listen on (LISTEN_FDS); run without the socket unit, or without --no-listen")
             }
         }
         let setting = ServeSetting(listens: listens, passed: passed)

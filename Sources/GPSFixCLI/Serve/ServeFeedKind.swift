@@ -5,10 +5,16 @@ import GPSSystem
 
 /// One kind of feed `serve` can run, as its options ask for it. A new feed is a type of this
 /// kind in a file of its own (its options, and the `LocationFeed` it builds) and one line in
-/// `ServeFeeds.all`.
+/// `ServeFeeds.all`: `serve`'s option table, its help, man page and completions, and
+/// `--no-listen`'s list of outlets follow from that line.
 protocol ServeFeedKind: Sendable {
-    /// Reads what must be judged before any source is made (an address to listen on: a
-    /// usage error is said before anything is opened). Most kinds read nothing here.
+    /// Its options, as `serve --help` shows them (after the sources', in `ServeFeeds.all`'s order).
+    static var options: [OptionSpec] { get }
+    /// Those of its options that send the fixes somewhere without gpsd's listener (`--mqtt`,
+    /// `--nmea-udp`): any one of them is something to serve with `--no-listen`.
+    static var outlets: [String] { get }
+    /// Judges its options, before any source or feed is made: a usage error is said before
+    /// anything is opened.
     init(_ args: ParsedArguments, _ setting: ServeSetting) throws
     /// Whether its feed serves each sentence (to clients that watch with "nmea"): the
     /// sources then forward them.
@@ -20,19 +26,30 @@ protocol ServeFeedKind: Sendable {
 }
 
 extension ServeFeedKind {
+    static var options: [OptionSpec] { [] }
+    static var outlets: [String] { [] }
     var servesSentences: Bool { false }
 }
 
 /// The feeds `serve` knows, in the order they are built, started and told each event (and
-/// stopped in reverse).
+/// stopped in reverse), and in which `serve --help` shows their options. A kind that leaves
+/// something for another in `ServeContext` comes before it (the service manager's heartbeat,
+/// for the server's loop). Every kind judges its options when it is made from them, before
+/// any source or feed is, so the server binding its port first refuses nothing.
 enum ServeFeeds {
     static let all: [any ServeFeedKind.Type] = [
         ServiceManagerFeedKind.self,
-        MQTTServe.self,
-        TimeFeedOptions.self,
         GpsdServerFeedKind.self,
+        TimeFeedOptions.self,
+        MQTTServe.self,
         ServeNotes.self,
     ]
+
+    /// `serve`'s own options: every kind's, in the order of `all`.
+    static var options: [OptionSpec] { all.flatMap { $0.options } }
+
+    /// The options that serve something without gpsd's listener, in the order of `all`.
+    static var outlets: [String] { all.flatMap { $0.outlets } }
 }
 
 /// What every kind may read before the sources are made.

@@ -10,16 +10,23 @@ struct TimeFeedOptions: ServeFeedKind {
         .value("--time-offset", "SECONDS", "Seconds the receiver sends its sentences after the time they carry (its fixed output delay), added to its time for --chrony-sock and --ntp-shm; measure it against a good clock (chronyc sourcestats)."),
     ]
 
+    static let outlets = ["--chrony-sock", "--ntp-shm"]
+
     /// What `serve` says when chronyd's socket refuses it: the option that avoids the socket.
     static let chronySocketAdvice =
         "chronyd's socket takes samples from root only: run serve as root, or feed chrony through shared memory instead (--ntp-shm 2, with 'refclock SHM 2:perm=0666 refid NMEA' in chrony.conf)"
 
-    init(_ args: ParsedArguments, _ setting: ServeSetting) {}
+    /// chronyd's socket, when given.
+    let path: String?
+    /// The shared memory segment's unit, when given.
+    let unit: Int?
+    /// `--time-offset`: the receiver's fixed output delay.
+    let delay: Duration
 
-    func make(_ context: inout ServeContext) throws -> ServeFeed? {
-        let args = context.args
-        let path = args["--chrony-sock"]
-        let unit = try args["--ntp-shm"].map { text throws(UsageError) -> Int in
+    /// Judged before any source is made, as every usage error is.
+    init(_ args: ParsedArguments, _ setting: ServeSetting) throws {
+        path = args["--chrony-sock"]
+        unit = try args["--ntp-shm"].map { text throws(UsageError) -> Int in
             guard let unit = Int(text), (0...255).contains(unit) else {
                 throw UsageError(message: "--ntp-shm takes a unit from 0 to 255 (chrony's 'refclock SHM UNIT'), not '\(text)'")
             }
@@ -32,10 +39,14 @@ struct TimeFeedOptions: ServeFeedKind {
             }
             delay = .nanoseconds(Int64((seconds * 1e9).rounded()))
         }
-        guard path != nil || unit != nil else {
-            if args["--time-offset"] != nil { throw UsageError(message: "--time-offset corrects the time sent with --chrony-sock or --ntp-shm: add one") }
-            return nil
+        self.delay = delay
+        if path == nil && unit == nil && args["--time-offset"] != nil {
+            throw UsageError(message: "--time-offset corrects the time sent with --chrony-sock or --ntp-shm: add one")
         }
+    }
+
+    func make(_ context: inout ServeContext) throws -> ServeFeed? {
+        guard path != nil || unit != nil else { return nil }
         let note = context.note
         let feed: TimeFeed
         do throws(TimeFeedError) {
