@@ -39,6 +39,10 @@ test: deps-test
 	# One test at a time: the pty, gpsd and pacing tests measure real time, and two cores
 	# shared with parallel suites made them flaky (about 26 s in all).
 	$(SWIFT) test --no-parallel $(STRICT) $(PIPED)
+	# The example app (Examples/FixApp): gpsfix by path, public API only, its own tests on the
+	# GPSLocationTesting product, and the README's library example run exactly as written.
+	cd Examples/FixApp && $(SWIFT) build --build-tests $(STRICT) $(PIPED) && $(SWIFT) test $(STRICT) $(PIPED)
+	Examples/FixApp/.build/debug/ReadmeExample $(PIPED) | tail -n 2
 
 build:
 	$(SWIFT) build $(PIPED)

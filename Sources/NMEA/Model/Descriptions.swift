@@ -7,7 +7,7 @@ extension Fix: CustomStringConvertible, CustomDebugStringConvertible {
     /// looks at first; `debugDescription` has every member known.
     public var description: String {
         var parts: [String] = []
-        if let c = coordinate { parts.append("\(fixed(c.latitude, 7)), \(fixed(c.longitude, 7))") }
+        if let c = coordinate { parts.append(c.description) }
         if let altitude { parts.append("alt \(fixed(altitude, 1)) m") }
         if let speed { parts.append("\(fixed(speed, 2)) m/s") }
         if let course { parts.append("course \(fixed(course, 1))°") }
@@ -105,17 +105,37 @@ extension FixMode {
     }
 }
 
-extension FixTime {
+extension FixTime: CustomStringConvertible {
     /// "2026-12-02T01:02:03Z", "01:02:03.250Z" without a date.
     fileprivate var iso8601: String {
         var text = ""
-        if let date {
-            text = "\(padded(date.year, 4))-\(padded(date.month, 2))-\(padded(date.day, 2))T"
-        }
-        text += "\(padded(time.hour, 2)):\(padded(time.minute, 2)):\(padded(time.second, 2))"
-        if time.millisecond != 0 { text += ".\(padded(time.millisecond, 3))" }
-        return text + "Z"
+        if let date { text = date.description + "T" }
+        return text + time.description + "Z"
     }
+
+    /// The time as ISO 8601 in UTC: "2026-12-02T01:02:03Z", or "01:02:03.250Z" while the
+    /// receiver has not said the date.
+    public var description: String { iso8601 }
+}
+
+extension TimeOfDay: CustomStringConvertible {
+    /// "01:02:03", or "01:02:03.250" with milliseconds; "23:59:60" for a leap second.
+    public var description: String {
+        var text = "\(padded(hour, 2)):\(padded(minute, 2)):\(padded(second, 2))"
+        if millisecond != 0 { text += ".\(padded(millisecond, 3))" }
+        return text
+    }
+}
+
+extension CalendarDate: CustomStringConvertible {
+    /// "2026-12-02".
+    public var description: String { "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))" }
+}
+
+extension Coordinate: CustomStringConvertible {
+    /// "52.1234567, -4.1234567": latitude then longitude in degrees, to seven decimals (a
+    /// centimetre), as a map's search box takes them.
+    public var description: String { "\(fixed(latitude, 7)), \(fixed(longitude, 7))" }
 }
 
 extension DilutionOfPrecision {

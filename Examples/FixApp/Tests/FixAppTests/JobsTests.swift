@@ -68,15 +68,23 @@ struct JobsTests {
         let broker = Process()
         broker.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
         broker.arguments = ["-p", String(port)]
+        // Neither of the test's own outputs: a broker left holding one keeps `swift test | …` open.
+        broker.standardOutput = FileHandle.nullDevice
         broker.standardError = FileHandle.nullDevice
         try broker.run()
-        defer { broker.terminate(); broker.waitUntilExit() }
+        // Killed and reaped by its PID (Foundation's waitUntilExit spins a run loop that never
+        // returns on a task's thread).
+        defer {
+            kill(broker.processIdentifier, SIGKILL)
+            waitpid(broker.processIdentifier, nil, 0)
+        }
         try await Task.sleep(for: .milliseconds(500))
         let subscriber = Process()
         subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
         subscriber.arguments = ["-p", String(port), "-t", "fixapp/tpv", "-C", "1", "-W", "20"]
         let out = Pipe()
         subscriber.standardOutput = out
+        subscriber.standardError = FileHandle.nullDevice
         try subscriber.run()
         try await Task.sleep(for: .milliseconds(300))
         let publishing = Task {
@@ -84,10 +92,9 @@ struct JobsTests {
                                    to: "mqtt://127.0.0.1:\(port)/fixapp")
         }
         defer { publishing.cancel() }
-        let received = try await Task.detached { () throws -> String in
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            subscriber.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+        let received = await Task.detached { () -> String in
+            // mosquitto_sub ends after one message (-C 1) or 20 s (-W 20), closing its output.
+            String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         }.value
         #expect(received.hasPrefix("{\"class\":\"TPV\""), "\(received)")
     }
@@ -125,12 +132,13 @@ struct JobsTests {
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         var text = ""
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while text.split(separator: "\n").count < wanted {
+        // gpsd's lines end in CR LF, which a String holds as one Character: count the bytes' LFs.
+        while text.utf8.count(where: { $0 == 0x0A }) < wanted {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             guard n > 0 else { break }
             text += String(decoding: buffer[..<n], as: UTF8.self)
         }
-        return text.split(separator: "\n").map(String.init)
+        return text.split(whereSeparator: \.isNewline).map(String.init)
     }
 }
 
