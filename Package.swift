@@ -65,8 +65,9 @@ let package = Package(
         // What a gpsd peer sends, through the gpsd source's checks and the installed libgps
         // (`make fuzz-gpsd`): a line that made libgps loop would be a time-out, and a finding.
         .executableTarget(name: "gpsd-fuzz", dependencies: ["GPSGpsd", "GPSLocation"], path: "Fuzz/gpsd-fuzz", swiftSettings: strict),
-        // What several test targets share: deadline-bound waiting, temporary directories.
-        .target(name: "GPSTestSupport", path: "Tests/GPSTestSupport", swiftSettings: strict),
+        // What several test targets share: deadline-bound waiting, temporary directories, a
+        // stream collected whole.
+        .target(name: "GPSTestSupport", dependencies: ["NMEA", "GPSLocation"], path: "Tests/GPSTestSupport", swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSSystemTests", dependencies: ["GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA", "GPSLocation", "GPSOutput"], swiftSettings: strict),
