@@ -140,7 +140,9 @@ struct ServeCommandTests {
             guard (try? process.run()) != nil else { return false }
             process.waitUntilExit()
             screen = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return screen.contains("48.11730000 N") && screen.contains("3D FIX")
+            // The TPV and the SKY are two reports, drawn as each arrives: a screen caught
+            // between them shows the fix without its satellites, so wait for both.
+            return screen.contains("48.11730000 N") && screen.contains("3D FIX") && screen.contains("Seen  5/Used  5")
         }
 
         // Then
