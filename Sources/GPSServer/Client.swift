@@ -1,9 +1,11 @@
 import GPSSystem
 
-/// One connected client, as the server loop sees it. Touched only by the loop's thread.
+/// One connected client, as the server loop sees it. Its requests, timers and limits are
+/// touched only by the loop's thread; what is written to it goes through its `Outbox`, which
+/// the sources' threads write to as well.
 final class Client {
     /// What a client came for, by the port it connected to.
-    enum Kind {
+    enum Kind: Sendable {
         /// gpsd's protocol: greeted, sends requests, gets what its `?WATCH` asks for.
         case gpsd
         /// Bare NMEA (port 10110 by convention): every sentence as received, nothing else;
@@ -18,65 +20,56 @@ final class Client {
     let peer: String
     /// `127.0.0.1`: what the per-address limit counts by.
     let host: String
-    var policy = WatchPolicy()
+    /// Its writing side, shared with the sources' threads.
+    let outbox: Outbox
+    /// What its last `?WATCH` asked for. The outbox is given it with `watch(_:)`, once the
+    /// replies that go before the reports are queued.
+    private(set) var policy = WatchPolicy()
     var scanner: RequestScanner
-    var queue: OutputQueue
-    /// When it last sent a request, and when it last took bytes we had for it.
+    /// When it last sent a request.
     var lastRequest: Double
     /// Whether it has sent a request at all (a poller), or only connected.
     var hasAsked = false
-    var lastProgress: Double
-    /// When it was last sent a report, a sentence or a device's news (not a reply): a watch
-    /// that gets nothing is held to the same idle rule as a client that asks nothing.
-    var lastDelivered: Double
     /// How often it may have the fleet listed.
     var listings: RequestRate
-    /// Reports it missed because its queue was full.
-    var dropped = 0
     /// Set when the client must go once what is queued has been written (or at once).
     var closing = false
-    var closed = false
 
     init(descriptor: FileDescriptor, kind: Kind, peer: String, host: String, now: Double, configuration c: ServerConfiguration) {
         self.descriptor = descriptor
         self.kind = kind
         self.peer = peer
         self.host = host
+        outbox = Outbox(descriptor: descriptor, kind: kind, peer: peer,
+                        queue: OutputQueue(limit: c.queueLimit, replyLimit: c.replyLimit), now: now)
         scanner = RequestScanner(limit: c.requestLimit)
-        queue = OutputQueue(limit: c.queueLimit, replyLimit: c.replyLimit)
         listings = RequestRate(rate: c.requestRate, burst: c.requestBurst, now: now)
         lastRequest = now
-        lastProgress = now
-        lastDelivered = now
     }
 
     /// Whether the sentences themselves go to this client.
     var wantsSentences: Bool { kind == .nmea || policy.wantsSentences }
 
     /// When it last did or got anything: what "idle" is measured from.
-    var lastActivity: Double { max(lastRequest, lastDelivered) }
+    var lastActivity: Double { max(lastRequest, outbox.lastDelivered) }
 
-    /// Queues a line (a report, or a small answer); counts it as dropped when the client is
-    /// too far behind to take it.
-    func send(_ line: [UInt8], now: Double) {
-        guard !closed else { return }
-        if queue.isEmpty { lastProgress = now }
-        if !queue.push(line) { dropped += 1 }
+    var closed: Bool { outbox.isClosed }
+
+    /// Its watch is now `policy`: the reports it asks for go to it from now on.
+    func watch(_ policy: WatchPolicy) {
+        self.policy = policy
+        outbox.watch(policy)
     }
 
-    /// Queues a report, sentence or device news from a source: what it watches.
-    func deliver(_ line: [UInt8], now: Double) {
-        guard !closed else { return }
-        lastDelivered = now
-        send(line, now: now)
+    /// Queues a small answer of the loop's own (behind what is queued).
+    func send(_ line: [UInt8], now: Double) {
+        outbox.send(line, now: now)
     }
 
     /// Queues a reply to its own request in the replies' room; false (nothing queued) when
     /// the replies it has not read yet leave no room for this one.
     func reply(_ line: [UInt8], now: Double) -> Bool {
-        guard !closed else { return false }
-        if queue.isEmpty { lastProgress = now }
-        guard queue.push(line, reply: true) else { return false }
+        guard outbox.reply(line, now: now) else { return false }
         if line.count > Self.sendBuffer && !widened { setSendBuffer(Self.replySendBuffer) }
         return true
     }
@@ -97,8 +90,6 @@ final class Client {
     }
 
     func close() {
-        guard !closed else { return }
-        closed = true
-        descriptor.close()
+        outbox.close()
     }
 }

@@ -49,6 +49,10 @@ public final class GpsdFeed: LocationFeed {
     /// Publishes `event` as device `source.index`; its rate and name as they become known.
     public func take(_ event: LocationEvent, from source: RelaySource) {
         let device = source.index
+        if case .sentence = event {
+            if server.takesSentences { server.publish(event, device: device) }
+            return
+        }
         // The rate is known once the source has settled it, which may be well after it
         // opened (autobaud): DEVICE says it from then on.
         if let baud = source.manager.reception?.baud { server.setDeviceRate(baud, device: device) }

@@ -7,9 +7,12 @@ import Synchronization
 /// as gpsd serves several receivers): what gpspipe, cgps, libgps programs and Python's `gps`
 /// module read from gpsd, they read from here.
 ///
-/// `publish` is called on the source's thread; it formats each report once and hands it to
-/// the server's loop, which runs on the thread that calls `run()` and alone touches sockets.
-/// A slow client never holds up the source or the other clients: each has a bounded queue.
+/// `publish` is called on the source's thread; it formats each report once and writes it to
+/// every client that watches, there and then, as gpsd does: no thread switch between the
+/// epoch's last byte and its TPV on the wire. The server's loop, on the thread that calls
+/// `run()`, accepts, answers requests and writes whatever a socket could not take at once.
+/// A slow client never holds up the source or the other clients: every write is
+/// non-blocking, and what waits is held in the client's bounded queue.
 /// The same loop serves the bare sentences too, when the configuration names an NMEA port
 /// or a datagram address, for programs that read NMEA rather than gpsd's protocol.
 public final class GpsdServer: Sendable {
@@ -38,6 +41,14 @@ public final class GpsdServer: Sendable {
     /// Wakes the loop from `poll` when the source has news or `stop` is called.
     let wake: Wakeup
     let shared: Mutex<Shared>
+    /// Whether a client takes the sentences themselves (an NMEA client, a watch with `nmea`),
+    /// as of the loop's last turn; read without a lock for every sentence of the source.
+    let sentencesWatched = Atomic<Bool>(false)
+
+    /// Whether anyone takes the sentences themselves: when nobody does, a sentence is not
+    /// formatted or offered at all, which is a quarter of the work between an epoch's last
+    /// byte and its TPV.
+    var takesSentences: Bool { datagrams != nil || sentencesWatched.load(ordering: .relaxed) }
 
     /// What one device's source has made known.
     struct DeviceState {
@@ -69,17 +80,23 @@ public final class GpsdServer: Sendable {
         }
     }
 
-    /// What the sources' threads hand over, and what the loop reads.
+    /// What the sources' threads and the loop share.
     struct Shared {
         var devices: [DeviceState]
-        var pending: [Outgoing] = []
-        /// Reports that waited so long the loop must have stalled; counted, never unbounded.
+        /// The clients' writing sides, as of the loop's last turn: the sources write to them.
+        var outboxes: [Outbox] = []
+        /// Sentences for the datagram address, which the loop sends.
+        var pending: [[UInt8]] = []
+        /// Sentences that waited so long the loop must have stalled; counted, never unbounded.
         var overflow = 0
         var stopping = false
         /// How many clients the loop has, of either port, as of its last turn.
         var clientCount = 0
         /// A wake-up is on its way to the loop: the next news need not send another.
         var wakePending = false
+        /// When a source last published anything (monotonic seconds): a watch that got none
+        /// of it since its last request is idle, one that had nothing to get is not.
+        var lastPublished = -Double.infinity
         /// Bumped when what DEVICES lists changes, when a path changes, and when what
         /// ?POLL answers changes: the loop's encodings are kept until then.
         var listGeneration = 0
@@ -93,16 +110,8 @@ public final class GpsdServer: Sendable {
         }
     }
 
-    /// One line for the clients, and the device (index) it is of.
-    enum Outgoing {
-        case report([UInt8], device: Int)
-        case sentence([UInt8], device: Int)
-        case device([UInt8], device: Int)
-
-        var isDeviceNews: Bool {
-            if case .device = self { true } else { false }
-        }
-    }
+    /// One line for the clients, and what kind it is.
+    typealias Outgoing = (line: [UInt8], kind: Outbox.Line)
 
     /// Binds `configuration.address` now, so that a port in use is reported before anything
     /// starts. One device per source, in `publish`'s order.
@@ -166,15 +175,18 @@ public final class GpsdServer: Sendable {
 
     // MARK: - From the source
 
-    /// Hands one event of device `device` (its index among the devices) to the clients. Cheap
-    /// and non-blocking: called on the source's thread.
+    /// Hands one event of device `device` (its index among the devices) to the clients:
+    /// written to each client that wants it, on the calling thread, when nothing of that
+    /// client's waits before it (see `Outbox`); queued for the loop otherwise. Never blocks:
+    /// called on the source's thread.
     public func publish(_ event: LocationEvent, device: Int = 0) {
+        if case .sentence = event, !takesSentences { return }
         let tag = shared.withLock { s -> GPSDJSON.Device in
             precondition(s.devices.indices.contains(device), "no device \(device)")
             return s.devices[device].tag
         }
         var w = ByteWriter(capacity: 2048)
-        let item: Outgoing
+        var item: Outgoing?
         // What ?POLL answers with later: the last TPV and SKY, each alone.
         var lastTPV: [UInt8]?, lastSKY: [UInt8]?
         switch event {
@@ -184,58 +196,80 @@ public final class GpsdServer: Sendable {
             w.removeAll()
             // gpsd writes the epoch's GST after its TPV, for watchers of its JSON.
             GPSDJSON.gst(fix, device: tag, into: &w)
-            item = .report(w.isEmpty ? tpv : tpv + Self.crlf(w.bytes), device: device)
+            item = (w.isEmpty ? tpv : tpv + Self.crlf(w.bytes), .report)
             lastTPV = Array(tpv.dropLast(2))
         case .sky(let sky):
             GPSDJSON.sky(sky, device: tag, into: &w)
             let line = Self.crlf(w.bytes)
-            item = .report(line, device: device)
+            item = (line, .report)
             lastSKY = Array(line.dropLast(2))
         case .sentence(let line):
             w.append(line)
             w.append("\r\n")
-            item = .sentence(w.bytes, device: device)
+            item = (w.bytes, .sentence)
         case .status(.started), .status(.streaming):
             // Opened, or back after an unplug: in service before its first sentence.
-            let mustWake = shared.withLock { s -> Bool in
-                activate(&s, device: device, now: Clocks.wallSeconds)
-                return s.takeWake()
-            }
-            if mustWake { wake.signal() }
-            return
+            break
         case .status(.disconnected):
-            let gone = shared.withLock { s -> Bool in
-                guard s.devices[device].activated != nil else { return false }
+            let news = shared.withLock { s -> [UInt8]? in
+                guard s.devices[device].activated != nil else { return nil }
                 s.devices[device].activated = nil
                 s.devices[device].encodeEntry()
                 s.listGeneration &+= 1
                 s.pollGeneration &+= 1
-                return true
+                return Reports.device(s.devices[device].description, activated: nil)
             }
-            guard gone else { return }
-            item = shared.withLock { .device(Reports.device($0.devices[device].description, activated: nil), device: device) }
+            guard let news else { return }
+            return deliver([(news, .deviceNews)], device: device)
         case .status, .error:
             return
         }
         let now = Clocks.wallSeconds
+        var lines: [Outgoing] = []
         let mustWake = shared.withLock { s -> Bool in
             // Data after a start or a reconnect: the device is (back) in service. Watchers
             // are told with a DEVICE, as gpsd tells them when a receiver is plugged in.
-            if !item.isDeviceNews { activate(&s, device: device, now: now) }
+            if let news = activate(&s, device: device, now: now) { lines.append((news, .deviceNews)) }
+            guard let item else { return false }
+            lines.append(item)
             if let lastTPV { s.devices[device].lastTPV = lastTPV }
             if let lastSKY { s.devices[device].lastSKY = lastSKY }
             if lastTPV != nil || lastSKY != nil { s.pollGeneration &+= 1 }
+            guard item.kind == .sentence, datagrams != nil else { return false }
             // The loop drains this every few milliseconds; a backlog this long means it is
             // stuck, and the source must not grow memory waiting for it.
             if s.pending.count >= 10_000 {
                 s.pending.removeFirst()
                 s.overflow += 1
             }
-            s.pending.append(item)
+            s.pending.append(item.line)
             return s.takeWake()
         }
-        // One write(2) per batch the loop takes, not one per sentence.
         if mustWake { wake.signal() }
+        deliver(lines, device: device)
+    }
+
+    /// Writes (or queues) `lines` of device `device` for every client that wants them.
+    private func deliver(_ lines: [Outgoing], device: Int) {
+        guard !lines.isEmpty else { return }
+        let now = Clocks.monotonicSeconds
+        let (outboxes, path) = shared.withLock { s in
+            s.lastPublished = now
+            return (s.outboxes, s.devices[device].description.path)
+        }
+        var queued = false
+        for outbox in outboxes {
+            for (line, kind) in lines {
+                let offered = outbox.offer(line, kind, path: path, now: now)
+                if offered.queued { queued = true }
+                if offered.firstDrop {
+                    peerLog("not-reading", "clients not reading (reports dropped for them)",
+                            "client \(outbox.peer) is not reading; dropping reports for it until it does")
+                }
+            }
+        }
+        // A socket that took only part: the loop polls it for room from its next turn.
+        if queued && shared.withLock({ $0.takeWake() }) { wake.signal() }
     }
 
     /// The NMEA port's descriptor, or nil (which `poll` skips) when there is none.
@@ -249,29 +283,28 @@ public final class GpsdServer: Sendable {
         }
     }
 
-    /// Marks a device in service, telling watchers with a DEVICE, unless it already is.
-    private func activate(_ s: inout Shared, device: Int, now: Double) {
-        guard s.devices[device].activated == nil else { return }
+    /// Marks a device in service, unless it already is; the DEVICE that tells its watchers.
+    private func activate(_ s: inout Shared, device: Int, now: Double) -> [UInt8]? {
+        guard s.devices[device].activated == nil else { return nil }
         s.devices[device].activated = now
         s.devices[device].encodeEntry()
         s.listGeneration &+= 1
         s.pollGeneration &+= 1
-        s.pending.append(.device(Reports.device(s.devices[device].description, activated: now), device: device))
+        return Reports.device(s.devices[device].description, activated: now)
     }
 
     /// The rate a receiver turned out to use (found by listening, after the start): clients
     /// watching are told with a DEVICE, as gpsd tells them of a rate change.
     public func setDeviceRate(_ bps: Int?, device: Int = 0) {
-        let mustWake = shared.withLock { s -> Bool in
-            guard s.devices[device].description.bps != bps else { return false }
+        let news = shared.withLock { s -> [UInt8]? in
+            guard s.devices[device].description.bps != bps else { return nil }
             s.devices[device].description.bps = bps
             s.devices[device].encodeEntry()
             s.listGeneration &+= 1
-            guard let activated = s.devices[device].activated else { return false }
-            s.pending.append(.device(Reports.device(s.devices[device].description, activated: activated), device: device))
-            return s.takeWake()
+            guard let activated = s.devices[device].activated else { return nil }
+            return Reports.device(s.devices[device].description, activated: activated)
         }
-        if mustWake { wake.signal() }
+        if let news { deliver([(news, .deviceNews)], device: device) }
     }
 
     /// Adds a device that appeared after the start (a vehicle first heard of on an MQTT

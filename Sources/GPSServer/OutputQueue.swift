@@ -41,6 +41,18 @@ struct OutputQueue {
         return true
     }
 
+    /// Queues the rest of a report whose first `sent` bytes were written straight to the
+    /// socket; only into an empty queue, whose head it becomes. It is taken even past the
+    /// bound: a client gets whole reports or none, and this one has begun.
+    mutating func push(_ line: [UInt8], sent: Int) {
+        precondition(isEmpty && sent < line.count, "only the rest of a report begun on an empty queue")
+        lines.removeAll(keepingCapacity: true)
+        head = 0
+        lines.append((line, false))
+        offset = sent
+        reportBytes += line.count - sent
+    }
+
     enum Progress: Equatable {
         /// Everything queued was written; `wrote` bytes this time.
         case drained(wrote: Int)

@@ -38,7 +38,7 @@ extension ServerLoop {
             if let refusal = makeRoom(for: client, now: now) {
                 // NMEA has no way to say why: its client is only closed.
                 if kind == .gpsd { client.send(Reports.error(refusal.message), now: now) }
-                _ = client.queue.flush(to: fd)
+                _ = client.outbox.flush(now: now)
                 client.close()
                 server.peerLog(refusal.kind, refusal.summary, "refused \(peer): \(refusal.message)")
                 continue
@@ -77,7 +77,7 @@ extension ServerLoop {
         if inTheWay.kind == .gpsd {
             inTheWay.send(Reports.error("Closed to make room for a new client: nothing asked or received for \(idle) s"), now: now)
         }
-        _ = inTheWay.queue.flush(to: inTheWay.descriptor)
+        _ = inTheWay.outbox.flush(now: now)
         inTheWay.close()
         server.peerLog("gave-way", "idle clients closed to make room for new ones",
                        "closed \(inTheWay.peer), idle for \(idle) s, to make room for \(newcomer.peer)")

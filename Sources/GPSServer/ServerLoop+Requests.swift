@@ -53,11 +53,17 @@ extension ServerLoop {
                 client.send(Reports.error("No such device as \(path)"), now: now)
                 return
             }
-            let was = client.policy.enable
-            client.policy = next
-            // As gpsd: a watch that starts is told which devices there are, then its policy.
-            if client.policy.enable && !was { list(.devices, to: client, now: now) }
-            client.send(Reports.watch(client.policy), now: now)
+            // As gpsd: a watch that starts is told which devices there are, then its policy,
+            // then the reports: the sources write to its outbox by the new watch only once
+            // these are queued. A watch that stops gets nothing more after its reply.
+            guard next.enable else {
+                client.watch(next)
+                client.send(Reports.watch(next), now: now)
+                return
+            }
+            if !client.policy.enable { list(.devices, to: client, now: now) }
+            client.send(Reports.watch(next), now: now)
+            client.watch(next)
         case .watch(nil):
             client.send(Reports.watch(client.policy), now: now)
         case .poll:
@@ -119,7 +125,7 @@ extension ServerLoop {
             return
         }
         guard client.reply(line, now: now) else {
-            client.send(Reports.error("\(listing.name) not sent: the replies sent before it (\(client.queue.replyBytes) bytes) "
+            client.send(Reports.error("\(listing.name) not sent: the replies sent before it (\(client.outbox.replyBytes) bytes) "
                                       + "have not been read yet; read them first"), now: now)
             return
         }

@@ -8,10 +8,11 @@ extension ServerLoop {
     func expire(now: Double) {
         let timeout = config.clientTimeout.inSeconds
         let assignment = config.assignmentTimeout.inSeconds, poller = config.pollerTimeout.inSeconds
+        let lastPublished = server.shared.withLock { $0.lastPublished }
         for client in clients where !client.closed {
-            if !client.queue.isEmpty && now - client.lastProgress > timeout {
+            if !client.outbox.isEmpty && now - client.outbox.lastProgress > timeout {
                 server.peerLog("stuck", "clients disconnected for reading nothing",
-                               "client \(client.peer) has read nothing for \(Int(timeout)) s (\(client.dropped) reports dropped); disconnecting it")
+                               "client \(client.peer) has read nothing for \(Int(timeout)) s (\(client.outbox.dropped) reports dropped); disconnecting it")
                 client.close()
                 continue
             }
@@ -32,7 +33,7 @@ extension ServerLoop {
 
     private func timeOut(_ client: Client, _ message: String, now: Double) {
         client.send(Reports.error(message), now: now)
-        _ = client.queue.flush(to: client.descriptor)
+        _ = client.outbox.flush(now: now)
         client.close()
     }
 }

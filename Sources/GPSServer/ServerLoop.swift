@@ -23,9 +23,6 @@ struct ServerLoop {
     var nextBeat = 0.0
     /// DEVICES and POLL, encoded once for every client that asks; the devices' paths.
     var cache: ReplyCache
-    /// When the sources last published anything: a watch that got none of it since its
-    /// last request is idle, one that had nothing to get is not.
-    var lastPublished = -Double.infinity
     /// When the log throttle's held counts are next looked at.
     var nextCounts = 0.0
     var config: ServerConfiguration { server.configuration }
@@ -39,7 +36,8 @@ struct ServerLoop {
     mutating func run() {
         var fds = PollSet()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        var counted = 0
+        var counted: [ObjectIdentifier] = []
+        var sentences = false
         while true {
             fds.removeAll()
             fds.append(server.wake.descriptor, for: .readable)
@@ -51,7 +49,7 @@ struct ServerLoop {
             let nmeaIndex = fds.append(server.nmeaListenerFD, for: accepting)
             let firstClient = fds.count
             for client in clients {
-                fds.append(client.descriptor, for: client.queue.isEmpty ? .readable : [.readable, .writable])
+                fds.append(client.descriptor, for: client.outbox.isEmpty ? .readable : [.readable, .writable])
             }
             // The timeout only paces the client timers and the heartbeat; news wakes the loop
             // through the pipe.
@@ -84,15 +82,15 @@ struct ServerLoop {
             }
             if fds.ready(at: nmeaIndex).contains(.readable) { acceptClients(.nmea, now: now, from: server.acceptNMEA) }
             // Before anything is written: a client that has its greeting is counted.
-            count(&counted)
+            count(&counted, &sentences)
             for client in clients where !client.closed { flush(client, now: now) }
             expire(now: now)
             clients.removeAll { $0.closed }
-            count(&counted)
+            count(&counted, &sentences)
             tellHeldCounts(now: now)
         }
         for client in clients {
-            _ = client.queue.flush(to: client.descriptor)
+            _ = client.outbox.flush(now: Clocks.monotonicSeconds)
             client.close()
         }
         clients.removeAll()
@@ -107,57 +105,32 @@ struct ServerLoop {
         for line in server.throttle.due() { server.log("gpsfix: serve: " + line) }
     }
 
-    /// Tells `clientCount` when the number has changed.
-    private func count(_ counted: inout Int) {
-        guard clients.count != counted else { return }
-        counted = clients.count
-        let now = counted
-        server.shared.withLock { $0.clientCount = now }
+    /// Tells the sources which clients there are (`clientCount`, the outboxes they write
+    /// to) when that has changed, and whether anyone now takes the sentences (a `?WATCH` may
+    /// have just asked for them).
+    private func count(_ counted: inout [ObjectIdentifier], _ sentences: inout Bool) {
+        let wanted = clients.contains { !$0.closed && $0.wantsSentences }
+        let present = clients.map { ObjectIdentifier($0) }
+        guard present != counted || wanted != sentences else { return }
+        counted = present
+        sentences = wanted
+        let outboxes = clients.map(\.outbox)
+        server.shared.withLock {
+            $0.outboxes = outboxes
+            $0.clientCount = outboxes.count
+        }
+        server.sentencesWatched.store(wanted, ordering: .relaxed)
     }
 
-    /// Moves what the source published to the clients that want it. Returns true on stop.
+    /// Sends what waits for the datagram address. Returns true on stop.
     private mutating func takePublished(now: Double) -> Bool {
-        let (items, stopping, overflow) = server.shared.withLock { s -> ([GpsdServer.Outgoing], Bool, Int) in
+        let (sentences, stopping, overflow) = server.shared.withLock { s -> ([[UInt8]], Bool, Int) in
             defer { s.pending.removeAll(keepingCapacity: true); s.overflow = 0; s.wakePending = false }
             return (s.pending, s.stopping, s.overflow)
         }
-        // Copied again only when a device was added or renamed, not per batch.
-        cache.refreshPaths(server)
-        let paths = cache.paths
-        if !items.isEmpty { lastPublished = now }
-        if overflow > 0 { server.log("gpsfix: serve: fell behind the source; \(overflow) reports dropped for everyone") }
-        for item in items {
-            switch item {
-            case .report(let line, let device):
-                let path = paths[device]
-                for client in clients where client.policy.wantsReports && client.policy.watches(path) {
-                    deliver(line, to: client, now: now)
-                }
-            case .sentence(let line, let device):
-                // The NMEA port's clients get every device's sentences; gpsd's, the ones watched.
-                let path = paths[device]
-                for client in clients where client.wantsSentences && (client.kind == .nmea || client.policy.watches(path)) {
-                    deliver(line, to: client, now: now)
-                }
-                sendDatagram(line)
-            case .device(let line, let device):
-                // gpsd tells watchers of either kind when a device comes and goes.
-                let path = paths[device]
-                for client in clients where client.policy.enable && client.policy.json && client.policy.watches(path) {
-                    deliver(line, to: client, now: now)
-                }
-            }
-        }
+        if overflow > 0 { server.log("gpsfix: serve: fell behind the source; \(overflow) sentences not sent to the datagram address") }
+        for line in sentences { sendDatagram(line) }
         return stopping
-    }
-
-    private func deliver(_ line: [UInt8], to client: Client, now: Double) {
-        let before = client.dropped
-        client.deliver(line, now: now)
-        if client.dropped > before && before == 0 {
-            server.peerLog("not-reading", "clients not reading (reports dropped for them)",
-                           "client \(client.peer) is not reading; dropping reports for it until it does")
-        }
     }
 
     /// Sends one sentence to the datagram address, if there is one; a datagram the kernel
@@ -179,23 +152,18 @@ struct ServerLoop {
     }
 
     private func flush(_ client: Client, now: Double) {
-        guard !client.queue.isEmpty else {
-            if client.closing { client.close() }
-            return
-        }
-        switch client.queue.flush(to: client.descriptor) {
-        case .drained(let wrote):
-            if wrote > 0 { client.lastProgress = now }
+        let flushed = client.outbox.flush(now: now)
+        switch flushed.progress {
+        case .drained:
             // The large reply is out: back to holding little in the kernel.
             if client.widened { client.setSendBuffer(Client.sendBuffer) }
-            if client.dropped > 0 {
+            if flushed.droppedBefore > 0 {
                 server.peerLog("reading-again", "clients reading again after reports were dropped",
-                               "client \(client.peer) is reading again; \(client.dropped) reports were dropped for it")
-                client.dropped = 0
+                               "client \(client.peer) is reading again; \(flushed.droppedBefore) reports were dropped for it")
             }
             if client.closing { client.close() }
-        case .blocked(let wrote):
-            if wrote > 0 { client.lastProgress = now }
+        case .blocked:
+            break
         case .failed:
             client.close()
         }

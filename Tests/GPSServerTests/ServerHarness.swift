@@ -14,7 +14,7 @@ final class ServerHarness: Sendable {
          queueLimit: Int = 256 * 1024, maxClients: Int = 200,
          device: DeviceDescription = DeviceDescription(path: "/dev/ttyTEST", bps: 9600),
          devices: [DeviceDescription]? = nil,
-         nmea: Bool = false, datagrams: ListenAddress? = nil,
+         nmea: Bool = false, datagrams: ListenAddress? = nil, heartbeat: Heartbeat? = nil,
          configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         var configuration = ServerConfiguration(address: ListenAddress(host: "127.0.0.1", port: 0), release: "gpsfix test",
                                                 clientTimeout: .milliseconds(Int(clientTimeout * 1000)), queueLimit: queueLimit, maxClients: maxClients,
@@ -27,7 +27,7 @@ final class ServerHarness: Sendable {
         server = try GpsdServer(configuration: configuration, devices: devices ?? [device]) { line in logs.lines.withLock { $0.append(line) } }
         let server = self.server, ended = self.ended
         Thread.detachNewThread {
-            server.run()
+            server.run(heartbeat: heartbeat)
             ended.fulfill(())
         }
     }
