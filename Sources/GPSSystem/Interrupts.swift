@@ -10,6 +10,9 @@ import Synchronization
 /// thread: a server that has taken every descriptor by then is left deaf to Ctrl-C.) Out of
 /// descriptors at the start, the default dispositions stay: signals still end the process.
 ///
+/// Each signal is turned into a call once: the same signal a second time ends the process as
+/// it would have without `Interrupts` (a second Ctrl-C while a stop is held up quits at once).
+///
 /// One at a time in a process: the handlers are the process's, so the newest `Interrupts`
 /// is the one called, and `cancel()` gives the signals back to their defaults.
 public final class Interrupts: Sendable {
@@ -17,7 +20,7 @@ public final class Interrupts: Sendable {
     private let writeEnd: Int32
 
     /// Arms the handlers now; `handler` is called with the signal's number on a thread of its
-    /// own (`gpsfix-signals`), once per signal, until `cancel()`.
+    /// own (`gpsfix-signals`), once for each of the signals, until `cancel()`.
     public init(_ handler: @escaping @Sendable (Int32) -> Void) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
@@ -48,7 +51,10 @@ public final class Interrupts: Sendable {
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(interruptPipe.load(ordering: .acquiring), &byte, 1)
             }
-            action.sa_flags = SA_RESTART
+            // SA_RESETHAND: the same signal again finds the default, so a second Ctrl-C ends
+            // a program whose stop is held up (its output a full pipe nobody reads, a write to
+            // a hung disk) at once, as people expect of a command that does not stop.
+            action.sa_flags = SA_RESTART | Int32(truncatingIfNeeded: SA_RESETHAND)
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, nil)
         }
