@@ -81,6 +81,9 @@ package final class StreamReader {
             }
             if stream == nil { return }
         }
+        // Quiet time counts from the open, not from whenever this thread gets to its first
+        // poll after telling `.started` (a test's clock may move in between).
+        var openedAt = settings.clock.now
         if settings.announcesLink { reporter.status(.started) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(settings.bufferSize, 1), alignment: 16)
         defer { buffer.deallocate() }
@@ -91,7 +94,7 @@ package final class StreamReader {
             // `take()`: no reference is left behind here, so the stream is closed as soon as
             // its reading ends. An unplugged device held open while it is away cannot get its
             // node (ttyUSB0) back when it returns.
-            switch readToEnd(stream.take()!, buffer: buffer, wakeup: wakeup, afterGap: afterGap, passes: passes) {
+            switch readToEnd(stream.take()!, buffer: buffer, wakeup: wakeup, afterGap: afterGap, passes: passes, openedAt: openedAt) {
             case .stopped:
                 return
             case .failed(let error):
@@ -101,6 +104,7 @@ package final class StreamReader {
             case .again(let again):
                 if run.isStopped { return }
                 stream = again
+                openedAt = settings.clock.now
                 afterGap = false
             case .reconnect(let reconnection):
                 do throws(LocationError) {
@@ -108,6 +112,7 @@ package final class StreamReader {
                 } catch {
                     return reporter.fail(error)
                 }
+                openedAt = settings.clock.now
                 afterGap = true
             }
         }
@@ -124,8 +129,8 @@ package final class StreamReader {
 
     /// Reads `stream` to its end and asks its opener what follows.
     private func readToEnd(_ stream: any ByteStream, buffer: UnsafeMutableRawBufferPointer, wakeup: Wakeup,
-                           afterGap: Bool, passes: Int) -> Next {
-        switch pass(stream, buffer: buffer, wakeup: wakeup, afterGap: afterGap) {
+                           afterGap: Bool, passes: Int, openedAt: Double) -> Next {
+        switch pass(stream, buffer: buffer, wakeup: wakeup, afterGap: afterGap, openedAt: openedAt) {
         case .stopped:
             return .stopped
         case .failed(let error):
@@ -143,11 +148,11 @@ package final class StreamReader {
 
     /// Reads `stream` until it ends, fails, or the run is stopped.
     private func pass(_ stream: any ByteStream, buffer: UnsafeMutableRawBufferPointer, wakeup: Wakeup,
-                      afterGap: Bool) -> PassEnd {
+                      afterGap: Bool, openedAt: Double) -> PassEnd {
         var feed = StreamFeed(settings: settings, reporter: reporter, wakeup: wakeup, onTrial: stream.trial != nil)
         received.begin(source: stream.name, baud: stream.baud)
         let clock = settings.clock
-        var lastByte = clock.now
+        var lastByte = openedAt
         var stale = false
         var quiet = afterGap
         let staleAfter = settings.staleAfter.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
