@@ -29,7 +29,7 @@ SHELL      := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 PIPED      := 2>&1 | cat
 
-.PHONY: run test build release docs check-links deps-run deps-test deps-distros distros conformance bench captures install uninstall install-udev deb clean fuzz fuzz-gpsd sanitize tsan
+.PHONY: run test build release docs check-links deps-run deps-test deps-distros distros conformance conformance-fields bench captures install uninstall install-udev deb clean fuzz fuzz-gpsd sanitize tsan
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -70,6 +70,11 @@ check-links: deps-run release
 # The gpsd regression captures beside the project, scored by gpsd's own expected output.
 conformance: deps-test release
 	Tools/conformance.sh $(SHARED)/captures/gpsd $(CONFORMANCE_MIN)
+
+# The same captures, field by field (eph, epx…, magvar, every DOP, ATT's heading): the share of
+# gpsd's positions for each field at which gpsfix reports the same value (within 1 %).
+conformance-fields: release
+	python3 Tools/conformance/fields.py $(SHARED)/captures/gpsd
 
 # The build and the gpsd tests on each system gpsfix says it runs on: this machine (Debian 12,
 # gpsd 3.22), and minimal Debian 13 (gpsd 3.25) and Debian unstable roots made with debootstrap

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Field-by-field agreement with gpsd on its regression captures (issue 19's scorer).
+
+Usage:
+  fields.py [--gpsfix BIN] [--per-capture] CAPTURE_DIR
+
+Runs `gpsfix watch --replay CAPTURE --json --speed max` on every NAME.log that has a
+NAME.log.chk beside it and holds an NMEA position sentence (the captures conformance.sh
+scores), and compares, field by field, what gpsfix reports with what gpsd reported.
+
+A report is placed at a position: a TPV at its own (lat, lon), a SKY or an ATT at the
+position of the last TPV with a fix before it (none before the first fix). Positions closer
+than 2e-6 degrees are one, as in the conformance scorer. gpsd sends several reports per
+epoch as its sentences arrive, so each side keeps every value it gave a field at a position.
+
+A field agrees at a position when gpsd reports it there and gpsfix reports a value within
+1 % of one of gpsd's (and within 0.005, the last printed digit of a DOP, for values near 0).
+A field's agreement is the share of gpsd's positions for it at which it agrees, pooled over
+every capture; the table also says in how many captures gpsd reports it at all.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+POSITION = re.compile(rb"^\$(?:G[PNLAB]|BD|GQ|GI|P[A-Z]+)?(?:GGA|RMC|GLL|GNS)", re.M)
+TOL = 2e-6
+GRID = 1e-5
+
+FIELDS = {
+    "TPV": ["eph", "epx", "epy", "epv", "eps", "epc", "ept", "sep", "magvar", "magtrack",
+            "depth", "wtemp", "wanglem", "wangler", "wanglet", "wspeedr", "wspeedt"],
+    "SKY": ["gdop", "xdop", "ydop", "tdop", "hdop", "vdop", "pdop"],
+    "ATT": ["heading", "pitch", "roll"],
+}
+
+
+def captures(folder):
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name.endswith(".log") and os.path.exists(path + ".chk"):
+            with open(path, "rb") as fh:
+                if POSITION.search(fh.read()):
+                    yield path
+
+
+def json_lines(data):
+    for raw in data.splitlines():
+        raw = raw.strip()
+        if not raw.startswith(b"{"):
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            yield obj
+
+
+class Places:
+    """Positions merged within TOL; `key` gives the index of the position a report is at."""
+
+    def __init__(self):
+        self.cells = {}
+        self.count = 0
+
+    def key(self, lat, lon):
+        ci, cj = int(round(lat / GRID)), int(round(lon / GRID))
+        for di in (-1, 0, 1):
+            for dj in (-1, 0, 1):
+                for (plat, plon, index) in self.cells.get((ci + di, cj + dj), ()):
+                    if abs(plat - lat) <= TOL and abs(plon - lon) <= TOL:
+                        return index
+        self.count += 1
+        self.cells.setdefault((ci, cj), []).append((lat, lon, self.count))
+        return self.count
+
+
+def values(reports, places):
+    """{(class, field): {position: set(values)}} of one side's reports."""
+    out = {}
+    here = 0  # before the first fix
+    for r in reports:
+        cls = r.get("class")
+        if cls not in FIELDS:
+            continue
+        if cls == "TPV" and r.get("mode", 0) >= 2 and isinstance(r.get("lat"), (int, float)) \
+                and isinstance(r.get("lon"), (int, float)):
+            here = places.key(r["lat"], r["lon"])
+        for field in FIELDS[cls]:
+            v = r.get(field)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                out.setdefault((cls, field), {}).setdefault(here, set()).add(float(v))
+    return out
+
+
+def close(a, b):
+    return abs(a - b) <= max(0.01 * abs(b), 0.005)
+
+
+def main(argv):
+    args = argv[1:]
+    binary = os.path.join(ROOT, ".build/release/gpsfix")
+    per_capture = False
+    while args and args[0].startswith("--"):
+        if args[0] == "--gpsfix" and len(args) > 1:
+            binary = args[1]
+            args = args[2:]
+        elif args[0] == "--per-capture":
+            per_capture = True
+            args = args[1:]
+        else:
+            print(__doc__, file=sys.stderr)
+            return 2
+    if len(args) != 1 or not os.path.isdir(args[0]):
+        print(__doc__, file=sys.stderr)
+        return 2
+    totals = {}  # (cls, field) -> [agreeing, positions, captures]
+    for path in captures(args[0]):
+        with open(path + ".chk", "rb") as fh:
+            expected = list(json_lines(fh.read()))
+        run = subprocess.run([binary, "watch", "--replay", path, "--json", "--speed", "max"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=60)
+        actual = list(json_lines(run.stdout))
+        places = Places()
+        theirs = values(expected, places)
+        ours = values(actual, places)
+        for key, at in theirs.items():
+            agreeing = sum(1 for pos, vs in at.items()
+                           if any(close(o, t) for o in ours.get(key, {}).get(pos, ()) for t in vs))
+            entry = totals.setdefault(key, [0, 0, 0])
+            entry[0] += agreeing
+            entry[1] += len(at)
+            entry[2] += 1
+            if per_capture:
+                print(f"{os.path.basename(path):28s} {key[0]} {key[1]:9s} {agreeing:5d}/{len(at):<5d}")
+    print(f"{'class':5s} {'field':9s} {'agreement':>9s} {'positions':>9s} {'captures':>8s}")
+    for cls, fields in FIELDS.items():
+        for field in fields:
+            agreeing, positions, count = totals.get((cls, field), (0, 0, 0))
+            if positions == 0:
+                print(f"{cls:5s} {field:9s} {'-':>9s} {0:9d} {0:8d}   (gpsd reports none)")
+                continue
+            print(f"{cls:5s} {field:9s} {agreeing / positions:9.3f} {positions:9d} {count:8d}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
