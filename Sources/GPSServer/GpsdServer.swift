@@ -46,8 +46,8 @@ public final class GpsdServer: Sendable {
     let sentencesWatched = Atomic<Bool>(false)
 
     /// Whether anyone takes the sentences themselves: when nobody does, a sentence is not
-    /// formatted or offered at all, which is a quarter of the work between an epoch's last
-    /// byte and its TPV.
+    /// formatted or offered at all (when it was queued for the loop, the epoch's first
+    /// sentence woke the loop mid-epoch, and the TPV often waited for a second wake).
     var takesSentences: Bool { datagrams != nil || sentencesWatched.load(ordering: .relaxed) }
 
     /// What one device's source has made known.
