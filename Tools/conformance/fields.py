@@ -9,7 +9,10 @@ NAME.log.chk beside it and holds an NMEA position sentence (the captures conform
 scores), and compares, field by field, what gpsfix reports with what gpsd reported.
 
 A report is placed at a position: a TPV at its own (lat, lon), a SKY or an ATT at the
-position of the last TPV with a fix before it (none before the first fix). Positions closer
+positions of the TPVs with a fix on either side of it (position 0 before the first fix). A SKY
+or ATT belongs to the cycle it came in, whose TPV gpsd writes when the cycle ends, after a
+GSV or HDT that came before the cycle's last sentence, where gpsfix, which learns the cycle's
+end, writes the cycle's TPV first: placed on both sides, each is compared within its cycle. Positions closer
 than 2e-6 degrees are one, as in the conformance scorer. gpsd sends several reports per
 epoch as its sentences arrive, so each side keeps every value it gave a field at a position.
 
@@ -82,6 +85,11 @@ def values(reports, places):
     """{(class, field): {position: set(values)}} of one side's reports."""
     out = {}
     here = 0  # before the first fix
+    pending = []  # SKY and ATT values since the last TPV with a fix: also the next one's
+
+    def add(key, position, v):
+        out.setdefault(key, {}).setdefault(position, set()).add(v)
+
     for r in reports:
         cls = r.get("class")
         if cls not in FIELDS:
@@ -89,10 +97,15 @@ def values(reports, places):
         if cls == "TPV" and r.get("mode", 0) >= 2 and isinstance(r.get("lat"), (int, float)) \
                 and isinstance(r.get("lon"), (int, float)):
             here = places.key(r["lat"], r["lon"])
+            for key, v in pending:
+                add(key, here, v)
+            pending = []
         for field in FIELDS[cls]:
             v = r.get(field)
             if isinstance(v, (int, float)) and not isinstance(v, bool):
-                out.setdefault((cls, field), {}).setdefault(here, set()).add(float(v))
+                add((cls, field), here, float(v))
+                if cls != "TPV":
+                    pending.append(((cls, field), float(v)))
     return out
 
 
