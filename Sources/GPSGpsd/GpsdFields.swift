@@ -35,7 +35,6 @@ enum GpsdFields {
         fix.course = within(record.track, Bounds.course)
         fix.magneticVariation = within(record.magnetic_variation, -180.0...180.0)
         fix.climb = within(record.climb, Bounds.verticalSpeed)
-        fix.magneticCourse = within(record.magnetic_track, Bounds.course)
         // gpsd's TPV errors are gpsd's estimates (the receiver's own statistics come in its
         // GST): passed on as such, and as the accuracies, since gpsd gives no better.
         fix.estimatedErrors = ErrorEstimates(

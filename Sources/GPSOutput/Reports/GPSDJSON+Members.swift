@@ -16,7 +16,7 @@ extension GPSDJSON {
         optional(",\"epy\":", r.estimatedErrors.latitude, 3, &w)
         optional(",\"epv\":", r.estimatedErrors.vertical, 3, &w)
         optional(",\"track\":", bearing: r.course, 4, &w)
-        optional(",\"magtrack\":", bearing: r.magneticCourse, 4, &w)
+        optional(",\"magtrack\":", bearing: r.gpsdMagneticTrack, 4, &w)
         optional(",\"magvar\":", r.magneticVariation, 1, &w)
         optional(",\"speed\":", r.speed, 3, &w)
         optional(",\"climb\":", r.climb, 3, &w)

@@ -293,7 +293,7 @@ public struct EpochAssembler: Sendable {
         if epoch.hasSky || !epoch.lists.used.isEmpty {
             errors.observe(listed: epoch.hasSky ? epoch.lists.sky : nil, usedNow: epoch.lists.used)
         }
-        errors.complete(&fix)
+        errors.complete(&fix, faultErrors: epoch.faultErrors)
         return fix
     }
 

@@ -65,8 +65,8 @@ struct ErrorModel: Sendable {
     }
 
     /// Fills in what the receiver left out of `fix`: DOPs, gpsd's error estimates, the
-    /// accuracies it gave none of, magnetic variation and magnetic course.
-    mutating func complete(_ fix: inout Fix) {
+    /// accuracies it gave none of, and the magnetic variation.
+    mutating func complete(_ fix: inout Fix, faultErrors: ErrorEstimates? = nil) {
         stated = fix.dop.filled(from: stated)
         fix.dop = stated.filled(from: geometry)
         if let t = fix.timestamp, t.date != nil { fix.estimatedErrors.time = Self.timeError }
@@ -84,6 +84,12 @@ struct ErrorModel: Sendable {
             e.latitude = estimate(dop.latitude, uere.horizontal)
         }
         if fix.mode == .threeD { e.vertical = estimate(dop.vertical, uere.vertical) }
+        if let gbs = faultErrors {
+            // A GBS's errors stand in gpsd's TPV where it gave them.
+            e.latitude = gbs.latitude ?? e.latitude
+            e.longitude = gbs.longitude ?? e.longitude
+            e.vertical = gbs.vertical ?? e.vertical
+        }
         e.horizontal = estimate(dop.horizontal, uere.overall)
         e.spherical = estimate(dop.position, uere.overall)
         rates(&e, at: here, time: fix.timestamp)
@@ -113,7 +119,7 @@ struct ErrorModel: Sendable {
         if let opposite = larger(e.longitude, e.latitude) {
             let adjacent = p.coordinate.distance(to: here)
             if adjacent.isFinite, adjacent > opposite {
-                e.course = 2 * Angles.arctangentDegrees(opposite / adjacent)
+                e.course = 2 * DegreeTrigonometry.atan2Degrees(opposite, adjacent)
             }
         }
         if let now = e.vertical, let before = p.errors.vertical {
@@ -122,16 +128,11 @@ struct ErrorModel: Sendable {
         }
     }
 
-    /// The model's variation where the receiver gave none, and the magnetic course.
+    /// The model's variation where the receiver gave none (or 0, as some write for none).
     private func completeMagnetic(_ fix: inout Fix, at here: Coordinate) {
         if fix.magneticVariation.map({ abs($0) <= Self.noVariation }) ?? true,
            let v = MagneticModel.declination(latitude: here.latitude, longitude: here.longitude) {
             fix.magneticVariation = v
-        }
-        if fix.magneticCourse == nil, let c = fix.course, let v = fix.magneticVariation {
-            var m = (c + v).truncatingRemainder(dividingBy: 360)
-            if m < 0 { m += 360 }
-            fix.magneticCourse = Bounds.course.contains(m) ? m : 0
         }
     }
 

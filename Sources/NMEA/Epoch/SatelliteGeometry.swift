@@ -15,8 +15,8 @@ struct SatelliteGeometry: Sendable {
     @inline(__always)
     mutating func add(elevation: Double?, azimuth: Double?) {
         guard let el = elevation, let az = azimuth, az >= 0, az <= 359, el >= -90, el <= 90 else { return }
-        let (sinAz, cosAz) = Angles.sinCos(az)
-        let (sinEl, cosEl) = Angles.sinCos(el)
+        let (sinAz, cosAz) = Self.sinCos(az)
+        let (sinEl, cosEl) = Self.sinCos(el)
         let r = (sinAz * cosEl, cosAz * cosEl, sinEl, 1.0)
         normal[0] += r.0 * r.0
         normal[1] += r.0 * r.1
@@ -33,6 +33,20 @@ struct SatelliteGeometry: Sendable {
 
     /// No satellites yet.
     init() {}
+
+    /// sin and cos of each whole degree −90…359, made once: receivers state elevations and
+    /// azimuths in whole degrees, and a DOP is worked out every epoch.
+    private static let wholeDegrees: [(sin: Double, cos: Double)] = (-90..<360).map {
+        DegreeTrigonometry.sinCos(degrees: Double($0))
+    }
+
+    @inline(__always)
+    private static func sinCos(_ degrees: Double) -> (sin: Double, cos: Double) {
+        if degrees == degrees.rounded(.towardZero), degrees >= -90, degrees < 360 {
+            return wholeDegrees[Int(degrees) + 90]
+        }
+        return DegreeTrigonometry.sinCos(degrees: degrees)
+    }
 
     /// The used satellites of a sky view.
     init(_ satellites: [Satellite]) {

@@ -41,9 +41,6 @@ public struct Fix: Hashable, Codable, Sendable {
     /// Garmin's estimated position error (PGRME), metres (the receiver's own only; gpsd's
     /// estimate is ``ErrorEstimates/spherical``).
     @Unknowable public var sphericalError: Double?
-    /// Degrees magnetic, clockwise from magnetic north (gpsd's `magtrack`): ``course`` plus
-    /// ``magneticVariation``, 0 up to 360.
-    @Unknowable public var magneticCourse: Double?
     /// System time (Unix seconds) at which the epoch's first byte was read: the moment the
     /// receiver's time of the epoch is held against when it feeds a clock (chrony). Set by a
     /// live source that reads the bytes itself (a serial port, a TCP stream); nil from the
@@ -94,7 +91,7 @@ public struct Fix: Hashable, Codable, Sendable {
                 magneticVariation: Double? = nil, climb: Double? = nil,
                 horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
                 latitudeError: Double? = nil, longitudeError: Double? = nil, sphericalError: Double? = nil,
-                magneticCourse: Double? = nil, estimatedErrors: ErrorEstimates = ErrorEstimates(),
+                estimatedErrors: ErrorEstimates = ErrorEstimates(),
                 arrival: Double? = nil, dop: DilutionOfPrecision = DilutionOfPrecision(),
                 timestamp: FixTime? = nil, satellitesUsed: Int? = nil, errorStatistics: ErrorStatistics? = nil,
                 mode: FixMode? = nil, quality: FixQuality? = nil, navigationalStatus: NavigationalStatus? = nil,
@@ -112,7 +109,6 @@ public struct Fix: Hashable, Codable, Sendable {
         self.latitudeError = latitudeError
         self.longitudeError = longitudeError
         self.sphericalError = sphericalError
-        self.magneticCourse = magneticCourse
         self.estimatedErrors = estimatedErrors
         self.arrival = arrival
         self.dop = dop
@@ -132,6 +128,30 @@ public struct Fix: Hashable, Codable, Sendable {
     /// Degrees of course error, as CoreLocation's `courseAccuracy`: gpsd's estimate
     /// (``ErrorEstimates/course``).
     public var courseAccuracy: Double? { estimatedErrors.course }
+
+    /// Degrees magnetic, clockwise from magnetic north: ``course`` less the (east positive)
+    /// ``magneticVariation``, 0 up to 360, as a compass reads it and as a receiver's VTG
+    /// states it.
+    public var magneticCourse: Double? {
+        guard let c = course, let v = magneticVariation else { return nil }
+        return Self.bearing(c - v)
+    }
+
+    /// gpsd's `magtrack`: ``course`` *plus* the variation, 0 up to 360, as gpsd computes it
+    /// (its sign is the opposite of a compass's: 20° east on a course of 181° gives gpsd 201°,
+    /// a compass 161°). Written in gpsd's TPV so that its clients see what gpsd shows them; an
+    /// app wants ``magneticCourse``.
+    public var gpsdMagneticTrack: Double? {
+        guard let c = course, let v = magneticVariation else { return nil }
+        return Self.bearing(c + v)
+    }
+
+    private static func bearing(_ degrees: Double) -> Double? {
+        guard degrees.isFinite else { return nil }
+        var d = degrees.truncatingRemainder(dividingBy: 360)
+        if d < 0 { d += 360 }
+        return d < 360 ? d : 0
+    }
 
     /// Whether this is a position fix, 2D or 3D; false when the receiver has none.
     public var hasFix: Bool { mode >= .twoD }
