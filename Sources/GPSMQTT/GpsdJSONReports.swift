@@ -47,7 +47,6 @@ public enum GpsdJSONReports {
         // A TPV's errors are gpsd's estimates; a vehicle's accuracies are the best it sent.
         fix.horizontalAccuracy = fix.estimatedErrors.horizontal
         fix.verticalAccuracy = fix.estimatedErrors.vertical
-        fix.accuracyIsEstimated = fix.horizontalAccuracy != nil
         return fix
     }
 
