@@ -20,7 +20,8 @@ struct ErrorModel: Sendable {
     /// The satellites last listed (GSV), as rows of the line-of-sight matrix: a receiver lists
     /// them every few seconds, and a DOP needs them every epoch (gpsd keeps its sky as well).
     private var sky: [Sight] = []
-    /// The satellites the receiver last said it used (GSA).
+    /// The satellites the receiver last said it used (GSA), as it listed them, and sorted.
+    private var usedAsGiven: [SatelliteID] = []
     private var used: [SatelliteID] = []
     /// The geometry's DOPs, recomputed when the sky or the used set changes.
     private var geometry = DilutionOfPrecision()
@@ -31,7 +32,7 @@ struct ErrorModel: Sendable {
     /// The last epoch's fix, as far as the rates need it.
     private var previous: Previous?
 
-    private struct Sight: Sendable {
+    private struct Sight: Equatable, Sendable {
         var id: SatelliteID
         var elevation: Double?
         var azimuth: Double?
@@ -46,21 +47,50 @@ struct ErrorModel: Sendable {
     init() {
         sky.reserveCapacity(64)
         used.reserveCapacity(64)
+        usedAsGiven.reserveCapacity(64)
     }
 
     /// Takes an epoch's satellites: its GSV listing (`listed`, when it had one) and its GSA
-    /// used set (`usedNow`, when it had one), and works out the geometry again.
+    /// used set (`usedNow`, when it had one), and works out the geometry again if either
+    /// changed. A receiver restates the same sky and the same set most epochs (elevations and
+    /// azimuths in whole degrees move every few minutes), and the sums and the inverse are the
+    /// cost: comparing first makes an unchanged epoch cost a pass over its satellites.
     mutating func observe(listed: [Satellite]?, usedNow: [SatelliteID]) {
+        var changed = false
         if let listed {
-            sky.removeAll(keepingCapacity: true)
-            for s in listed { sky.append(Sight(id: s.id, elevation: s.elevation, azimuth: s.azimuth)) }
+            for (i, s) in listed.enumerated() {
+                let sight = Sight(id: s.id, elevation: s.elevation, azimuth: s.azimuth)
+                if i < sky.count {
+                    if sky[i] != sight {
+                        sky[i] = sight
+                        changed = true
+                    }
+                } else {
+                    sky.append(sight)
+                    changed = true
+                }
+            }
+            if sky.count > listed.count {
+                sky.removeLast(sky.count - listed.count)
+                changed = true
+            }
         }
-        if !usedNow.isEmpty {
+        if !usedNow.isEmpty, usedNow != usedAsGiven {
+            usedAsGiven.removeAll(keepingCapacity: true)
+            usedAsGiven.append(contentsOf: usedNow)
             used.removeAll(keepingCapacity: true)
             used.append(contentsOf: usedNow)
+            // Sorted, as the sky is (by satellite), so that one walk through both finds the used.
+            used.sort()
+            changed = true
         }
+        guard changed else { return }
         var g = SatelliteGeometry()
-        for s in sky where s.id.svid >= 1 && used.contains(s.id) { g.add(elevation: s.elevation, azimuth: s.azimuth) }
+        var u = 0
+        for s in sky where s.id.svid >= 1 {
+            while u < used.count && used[u] < s.id { u += 1 }
+            if u < used.count && used[u] == s.id { g.add(elevation: s.elevation, azimuth: s.azimuth) }
+        }
         geometry = g.dilution ?? DilutionOfPrecision()
     }
 
@@ -83,7 +113,9 @@ struct ErrorModel: Sendable {
             e.longitude = estimate(dop.longitude, uere.horizontal)
             e.latitude = estimate(dop.latitude, uere.horizontal)
         }
-        if fix.mode == .threeD { e.vertical = estimate(dop.vertical, uere.vertical) }
+        // gpsd counts a fix with an altitude as 3D (where gpsfix keeps the receiver's 2D): its
+        // vertical error is estimated wherever there is an altitude to be in error.
+        if fix.mode == .threeD || fix.altitude != nil { e.vertical = estimate(dop.vertical, uere.vertical) }
         if let gbs = faultErrors {
             // A GBS's errors stand in gpsd's TPV where it gave them.
             e.latitude = gbs.latitude ?? e.latitude

@@ -16,7 +16,7 @@ public struct ErrorEstimates: Hashable, Codable, Sendable {
     @Unknowable public var latitude: Double?
     /// Longitude error, metres (`epx`): XDOP × 15 m (3.75 m).
     @Unknowable public var longitude: Double?
-    /// Altitude error, metres (`epv`), 3D fixes only: VDOP × 23 m (5.75 m).
+    /// Altitude error, metres (`epv`), for a fix with an altitude: VDOP × 23 m (5.75 m).
     @Unknowable public var vertical: Double?
     /// Spherical (3D) position error, metres (`sep`): PDOP × 19 m (4.75 m).
     @Unknowable public var spherical: Double?
