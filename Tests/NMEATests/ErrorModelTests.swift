@@ -141,6 +141,9 @@ struct ErrorModelTests {
         // Course 54.7° true with 3.1° west: a compass reads 57.8°; gpsd's magtrack is 51.6°.
         #expect(stated.magneticCourse.map { abs($0 - 57.8) < 1e-9 } == true)
         #expect(stated.gpsdMagneticTrack.map { abs($0 - 51.6) < 1e-9 } == true)
+        // A VTG's magnetic course is the receiver's word, for both.
+        let vtg = events(nmea(cycle(0, variation: "3.1,W") + ["GPVTG,054.7,T,057.9,M,10.0,N,18.5,K,A"])).fixes
+        #expect(vtg.last?.magneticTrack == 57.9 && vtg.last?.magneticCourse == 57.9 && vtg.last?.gpsdMagneticTrack == 57.9)
     }
 }
 

@@ -37,6 +37,8 @@ struct Epoch {
         @Unknowable var speed: Double?
         @Unknowable var course: Double?
         @Unknowable var magneticVariation: Double?
+        /// A magnetic track the receiver stated (VTG), the last of the cycle.
+        @Unknowable var magneticTrack: Double?
         @Unknowable var climb: Double?
         var satellitesUsed: Int?
         var dop = DilutionOfPrecision()

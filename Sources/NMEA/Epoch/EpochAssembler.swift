@@ -344,6 +344,7 @@ public struct EpochAssembler: Sendable {
         fix.speed = epoch.speed
         fix.course = epoch.course
         fix.magneticVariation = epoch.magneticVariation
+        fix.magneticTrack = epoch.magneticTrack
         fix.climb = epoch.climb
         fix.latitudeError = epoch.latitudeError
         fix.longitudeError = epoch.longitudeError

@@ -23,6 +23,9 @@ public struct Fix: Hashable, Codable, Sendable {
     /// Degrees, east positive: the receiver's (RMC), else the world magnetic model's at the
     /// fix's position (``MagneticModel``), as gpsd fills it.
     @Unknowable public var magneticVariation: Double?
+    /// Degrees magnetic of the track the receiver stated (VTG's magnetic course), as gpsd
+    /// passes it on in `magtrack`; nil when it stated none (see ``magneticCourse``).
+    @Unknowable public var magneticTrack: Double?
     /// Metres per second, up positive: from the receiver, or from consecutive 3D altitudes.
     @Unknowable public var climb: Double?
     /// Metres of horizontal error, what CoreLocation calls `horizontalAccuracy`: the
@@ -134,19 +137,21 @@ public struct Fix: Hashable, Codable, Sendable {
     /// (``ErrorEstimates/course``).
     public var courseAccuracy: Double? { estimatedErrors.course }
 
-    /// Degrees magnetic, clockwise from magnetic north: ``course`` less the (east positive)
-    /// ``magneticVariation``, 0 up to 360, as a compass reads it and as a receiver's VTG
-    /// states it.
+    /// Degrees magnetic, clockwise from magnetic north: the receiver's (``magneticTrack``),
+    /// else ``course`` less the (east positive) ``magneticVariation``, 0 up to 360, as a
+    /// compass reads it.
     public var magneticCourse: Double? {
+        if let m = magneticTrack { return m }
         guard let c = course, let v = magneticVariation else { return nil }
         return Self.bearing(c - v)
     }
 
-    /// gpsd's `magtrack`: ``course`` *plus* the variation, 0 up to 360, as gpsd computes it
-    /// (its sign is the opposite of a compass's: 20° east on a course of 181° gives gpsd 201°,
-    /// a compass 161°). Written in gpsd's TPV so that its clients see what gpsd shows them; an
-    /// app wants ``magneticCourse``.
+    /// gpsd's `magtrack`: the receiver's ``magneticTrack``, else ``course`` *plus* the
+    /// variation, 0 up to 360, as gpsd computes it (its sign is the opposite of a compass's:
+    /// 20° east on a course of 181° gives gpsd 201°, a compass 161°). Written in gpsd's TPV so
+    /// that its clients see what gpsd shows them; an app wants ``magneticCourse``.
     public var gpsdMagneticTrack: Double? {
+        if let m = magneticTrack { return m }
         guard let c = course, let v = magneticVariation else { return nil }
         return Self.bearing(c + v)
     }

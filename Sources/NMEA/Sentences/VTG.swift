@@ -63,6 +63,7 @@ extension VTG: EpochInput {
         if mode != .notValid {
             if let v = speed { epoch.speed = epoch.speed ?? v }
             if let c = course { epoch.course = epoch.course ?? c }
+            if let m = magneticCourse { epoch.magneticTrack = m }
         }
     }
 }
