@@ -28,7 +28,8 @@ public struct EpochAssembler: Sendable {
     private var lastSignature: Signature?
     private var firedBy: Signature?
     /// The fix reported for this epoch, when `hasDelivered`. Kept with a flag rather than as
-    /// an optional: asking an optional fix whether it is nil copies it.
+    /// an optional: asking an optional fix whether it is nil copies it. Its instruments' part
+    /// is their latest reading, reported or not (`consumeInstrument`).
     private var delivered = Fix()
     private var hasDelivered = false
     /// Whether a sentence has been merged since the epoch was last reported: if not, the
@@ -81,6 +82,9 @@ public struct EpochAssembler: Sendable {
         /// A position that gives way to its epoch's others rather than split from them (GGA;
         /// see `Epoch.offer`).
         var positionGivesWay = false
+        /// From an instrument beside the receiver (a heading sensor, a depth sounder), sent at
+        /// its own rate: never a cycle's start or end (see `consumeInstrument`).
+        var outsideCycle = false
 
         init(time: TimeOfDay? = nil, position: Coordinate? = nil) {
             self.time = time
@@ -92,6 +96,7 @@ public struct EpochAssembler: Sendable {
     mutating func consume<S: EpochInput>(_ sentence: S, kind: SentenceKind, talker: Talker?, emit: (EngineEvent) -> Void) {
         var facts = sentence.facts
         facts.kind = kind
+        if facts.outsideCycle { return consumeInstrument(sentence, facts: facts, talker: talker, emit: emit) }
         let simulated = !acceptsSimulatedFixes && sentence.isSimulated
         if simulated { facts.position = nil }
         let key = Self.key(facts, talker: talker)
@@ -156,6 +161,7 @@ public struct EpochAssembler: Sendable {
     /// Ends the stream: reports the epoch in progress, if it holds anything.
     public mutating func finish(emit: (EngineEvent) -> Void) {
         if !held.isEmpty { release(asNextEpoch: true, emit: emit) }
+        if epoch.isEmpty { reportInstrumentsAlone(emit: emit) }
         close(emit: emit)
     }
 
@@ -287,6 +293,7 @@ public struct EpochAssembler: Sendable {
 
     private mutating func makeFix() -> Fix {
         var fix = Fix()
+        instruments(into: &fix)
         if let t = epoch.time { fix.timestamp = FixTime(date: resolvedDate(), time: t) }
         fix.isPartialEpoch = epoch.isCut
         let claimsFix = epoch.validSignals > 0
@@ -382,6 +389,53 @@ public struct EpochAssembler: Sendable {
         var dop = epoch.dop
         if dop.horizontal == nil { dop.horizontal = epoch.ggaHDOP }
         return SkyView(timestamp: timestamp, satellites: satellites, dop: dop)
+    }
+
+    // MARK: - Instruments beside the receiver
+
+    /// A sentence of an instrument on the receiver's wire (a heading sensor, a depth sounder, a
+    /// wind instrument: `Facts.outsideCycle`). It comes at the instrument's own rate, not in the
+    /// receiver's cycle (a compass at 10 Hz beside a 1 Hz receiver), so it never starts or ends
+    /// an epoch and is never learned as an ender: its measurement joins the epoch in progress,
+    /// the latest of each kind, and goes out with the epoch's fix. One that comes after that fix
+    /// is out and adds a member the fix lacked (a heading sensor that speaks after the
+    /// receiver's burst) goes out at once, in a corrected fix, as gpsd sends an ATT when an HDT
+    /// arrives; a newer reading of what is already out is kept (in `delivered` too, so that it
+    /// alone never makes a correction that would unlearn the ender) and goes out only with a
+    /// correction the receiver's own sentences make: not a fix again for every compass reading.
+    private mutating func consumeInstrument<S: EpochInput>(_ sentence: S, facts: Facts, talker: Talker?,
+                                                           emit: (EngineEvent) -> Void) {
+        let key = Self.key(facts, talker: talker)
+        if epoch.isEmpty {
+            // Nothing from a receiver yet, or no receiver on the wire: an instrument's sentence
+            // repeated ends what the instruments said, in a fix of their own.
+            if epoch.occurrences(key) > 0 { reportInstrumentsAlone(emit: emit) }
+            _ = epoch.count(key)
+        }
+        sentence.merge(into: &epoch, talker: talker, key: key, statistics: &statistics)
+        guard hasDelivered else { return }
+        var fix = delivered
+        instruments(into: &fix)
+        let news = fix.attitude?.adds(to: delivered.attitude) == true || fix.marine?.adds(to: delivered.marine) == true
+        delivered = fix
+        if news { emit(.fix(fix)) }
+    }
+
+    /// What the instruments beside the receiver said this epoch, boxed only where one did.
+    private mutating func instruments(into fix: inout Fix) {
+        if !epoch.attitude.isEmpty { fix.attitude = epoch.attitude }
+        if !epoch.marine.isEmpty { fix.marine = epoch.marine }
+    }
+
+    /// Reports what the instruments said while no receiver did, in a fix of its own (no
+    /// position, no time), and starts afresh.
+    private mutating func reportInstrumentsAlone(emit: (EngineEvent) -> Void) {
+        var fix = Fix()
+        instruments(into: &fix)
+        epoch.reset()
+        guard fix.attitude != nil || fix.marine != nil else { return }
+        emit(.fix(fix))
+        statistics.fixes += 1
     }
 }
 
