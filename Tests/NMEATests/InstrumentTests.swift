@@ -240,9 +240,9 @@ struct InstrumentEpochTests {
             nmea("SDDBT,17.7,f,5.4,M,2.9,F"), nmea("SDDPT,5.4,0.4,"), nmea("YXMTW,14.5,C"),
             nmea("WIMWD,328.2,T,326.8,M,11.2,N,5.8,M"), nmea("WIMWV,57.5,R,13.0,N,A"), nmea("WIMWV,96.6,T,11.2,N,A"),
             nmea("IIXDR,A,-1.5,D,PTCH,A,3.0,D,ROLL"), nmea("HEROT,-2.0,A"), nmea("HCHDM,231.8,M"),
-        ] + receiver(1)
+        ] + receiver(1) + receiver(2)
         let out = fixes(fed(lines).log).map(\.fix)
-        // Then the first fix carries them all; the second, whose epoch had none, carries none
+        // Then the first fix carries them all
         let m = try #require(out.first?.marine)
         #expect(m.depth == 5.4 && m.transducerOffset == 0.4 && m.waterTemperature == 14.5)
         #expect(m.apparentWindAngle == 57.5 && near(m.apparentWindSpeed, 13 * 1852 / 3600))
@@ -250,7 +250,29 @@ struct InstrumentEpochTests {
         // MWD's m/s stays the true wind's speed: MWV's theoretical knots do not replace it
         #expect(m.trueWindSpeed == 5.8)
         #expect(out.first?.attitude == Attitude(magneticHeading: 231.8, pitch: -1.5, roll: 3, rateOfTurn: -2))
-        #expect(out.last?.marine == nil && out.last?.attitude == nil && out.last?.hasFix == true)
+        // The second, whose epoch had none, still has the depth, water and wind (they stand one
+        // epoch, until the instruments speak again), but no attitude (an ATT is a sentence's);
+        // the third has none
+        #expect(out.count == 3 && out.allSatisfy(\.hasFix))
+        #expect(out[1].marine == m && out[1].attitude == nil)
+        #expect(out[2].marine == nil && out[2].attitude == nil)
+    }
+
+    @Test("a new depth after the fix is out goes out once, when the receiver speaks again")
+    func depthAfterTheFix() {
+        // Given epochs whose sounder's DBT, water and wind come after the receiver's ender (GSA)
+        let lines = (0..<3).flatMap { s in
+            receiver(s) + [nmea("SDDBT,,f,\(5 + s).0,M,,F"), nmea("YXMTW,1\(s).0,C"), nmea("WIMWV,\(40 + s),R,10,M,A")]
+        }
+        let (log, statistics) = fed(lines)
+        let out = fixes(log)
+        // Then each epoch's fix goes out at its GSA with the last epoch's readings, and its own
+        // three readings go out in one corrected fix just before the next epoch's RMC (the last at the end)
+        #expect(out.map(\.line) == [6, 8, 12, 14, 18])
+        #expect(out.map { $0.fix.marine?.depth } == [5, 5, 6, 6, 7])
+        #expect(out.map { $0.fix.marine?.waterTemperature } == [10, 10, 11, 11, 12])
+        #expect(out.map { second($0.fix) } == [0, 1, 1, 2, 2])
+        #expect(statistics.epochs == 3 && statistics.forgottenEnders == 0)
     }
 
     @Test("the latest reading of an instrument within an epoch is the epoch's; an invalid one changes nothing")

@@ -32,6 +32,11 @@ public struct EpochAssembler: Sendable {
     /// is their latest reading, reported or not (`consumeInstrument`).
     private var delivered = Fix()
     private var hasDelivered = false
+    /// `delivered` holds an instrument's reading not yet sent (`consumeInstrument`).
+    private var instrumentNews = false
+    /// The last epoch's own depth, water and wind readings: they stand in this epoch's fix
+    /// until this epoch's come (`instruments(into:)`).
+    private var lastMarine = MarineData()
     /// Whether a sentence has been merged since the epoch was last reported: if not, the
     /// fix would come out the same, and building it again (a few hundred bytes) is wasted.
     private var mergedSinceReport = false
@@ -97,6 +102,7 @@ public struct EpochAssembler: Sendable {
         var facts = sentence.facts
         facts.kind = kind
         if facts.outsideCycle { return consumeInstrument(sentence, facts: facts, talker: talker, emit: emit) }
+        if instrumentNews { sendInstrumentNews(emit: emit) }
         let simulated = !acceptsSimulatedFixes && sentence.isSimulated
         if simulated { facts.position = nil }
         let key = Self.key(facts, talker: talker)
@@ -160,6 +166,7 @@ public struct EpochAssembler: Sendable {
 
     /// Ends the stream: reports the epoch in progress, if it holds anything.
     public mutating func finish(emit: (EngineEvent) -> Void) {
+        if instrumentNews { sendInstrumentNews(emit: emit) }
         if !held.isEmpty { release(asNextEpoch: true, emit: emit) }
         if epoch.isEmpty { reportInstrumentsAlone(emit: emit) }
         close(emit: emit)
@@ -225,6 +232,7 @@ public struct EpochAssembler: Sendable {
         if let solution = epoch.altitudeSolution, let a = epoch.altitude {
             lastAltitude = (solution, a, epoch.geoidSeparation)
         }
+        lastMarine = epoch.marine
         epoch.reset()
         hasDelivered = false
         skyDelivered = false
@@ -398,11 +406,14 @@ public struct EpochAssembler: Sendable {
     /// receiver's cycle (a compass at 10 Hz beside a 1 Hz receiver), so it never starts or ends
     /// an epoch and is never learned as an ender: its measurement joins the epoch in progress,
     /// the latest of each kind, and goes out with the epoch's fix. One that comes after that fix
-    /// is out and adds a member the fix lacked (a heading sensor that speaks after the
-    /// receiver's burst) goes out at once, in a corrected fix, as gpsd sends an ATT when an HDT
-    /// arrives; a newer reading of what is already out is kept (in `delivered` too, so that it
-    /// alone never makes a correction that would unlearn the ender) and goes out only with a
-    /// correction the receiver's own sentences make: not a fix again for every compass reading.
+    /// is out goes out in a corrected fix: an attitude that adds a member the fix lacked at once
+    /// (a heading sensor that speaks after the receiver's burst), as gpsd sends an ATT when an
+    /// HDT arrives; a new depth, water temperature or wind when the receiver speaks again (or
+    /// the stream ends), so that a sounder's, a thermometer's and a wind instrument's sentences
+    /// in a row make one correction, not one each. A newer compass reading of a heading already
+    /// out is kept (in `delivered` too, so that it alone never makes a correction that would
+    /// unlearn the ender) and goes out only with a correction something else makes: not a fix
+    /// again for every reading of a 10 Hz compass.
     private mutating func consumeInstrument<S: EpochInput>(_ sentence: S, facts: Facts, talker: Talker?,
                                                            emit: (EngineEvent) -> Void) {
         let key = Self.key(facts, talker: talker)
@@ -416,15 +427,34 @@ public struct EpochAssembler: Sendable {
         guard hasDelivered else { return }
         var fix = delivered
         instruments(into: &fix)
-        let news = fix.attitude?.adds(to: delivered.attitude) == true || fix.marine?.adds(to: delivered.marine) == true
+        let attitude = fix.attitude?.adds(to: delivered.attitude) == true
+        let marine = fix.marine != delivered.marine
         delivered = fix
-        if news { emit(.fix(fix)) }
+        if attitude {
+            instrumentNews = false
+            emit(.fix(fix))
+        } else if marine {
+            instrumentNews = true
+        }
     }
 
-    /// What the instruments beside the receiver said this epoch, boxed only where one did.
+    /// The corrected fix an instrument's reading made (`consumeInstrument`), before the next of
+    /// the receiver's sentences is taken.
+    private mutating func sendInstrumentNews(emit: (EngineEvent) -> Void) {
+        instrumentNews = false
+        if hasDelivered { emit(.fix(delivered)) }
+    }
+
+    /// What the instruments beside the receiver said this epoch, boxed only where one did. A
+    /// depth, water temperature or wind this epoch has not stated (yet) is the last epoch's:
+    /// a sounder or a wind instrument speaks once a cycle, often after the receiver's fix is
+    /// out, and its reading stands until its next, for one epoch at most, rather than blink
+    /// off in every fix that goes out before it. A heading is this epoch's only: an ATT is a
+    /// heading sensor's sentence, as gpsd sends it.
     private mutating func instruments(into fix: inout Fix) {
         if !epoch.attitude.isEmpty { fix.attitude = epoch.attitude }
-        if !epoch.marine.isEmpty { fix.marine = epoch.marine }
+        let marine = epoch.marine.filled(from: lastMarine)
+        if !marine.isEmpty { fix.marine = marine }
     }
 
     /// Reports what the instruments said while no receiver did, in a fix of its own (no

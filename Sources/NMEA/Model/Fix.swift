@@ -45,7 +45,8 @@ public struct Fix: Hashable, Codable, Sendable {
     /// said any. Kept out of line (``Boxed``): most fixes have none.
     @Boxed public var attitude: Attitude?
     /// Depth, water temperature and wind from the instruments on the receiver's wire this
-    /// epoch (DBT, DPT, MTW, MWV, MWD: ``MarineData``); nil when none said any. Kept out of line.
+    /// epoch, or the last epoch's until restated (DBT, DPT, MTW, MWV, MWD: ``MarineData``); nil
+    /// when none said any. Kept out of line.
     @Boxed public var marine: MarineData?
     /// The dilutions of precision the receiver stated for this cycle (GSA, GGA, GNS, PUBX),
     /// reported with or without a fix.

@@ -3,11 +3,12 @@
 /// reports these as members of its TPV (`depth`, `wtemp`, `wangler`, `wspeedr`, `wanglet`,
 /// `wanglem`, `wspeedt`).
 ///
-/// Each member is nil when no instrument said it this epoch. Metres, metres per second,
-/// degrees and degrees Celsius.
+/// Each member is the instrument's reading of this epoch, or of the epoch before until it
+/// speaks again (a sounder's sentence often comes after the receiver's fix is out): nil when
+/// neither epoch had one. Metres, metres per second, degrees and degrees Celsius.
 public struct MarineData: Hashable, Codable, Sendable {
-    /// Metres of water below the transducer, 0 to 11 000 (DBT; DPT's first field). gpsd's
-    /// `depth`.
+    /// Metres of water below the transducer, 0 to 11 000 (DBT; DPT's first field where no DBT
+    /// said it). gpsd's `depth`.
     @Unknowable public var depth: Double?
     /// Metres from the transducer to the waterline (positive) or to the keel (negative), −100
     /// to 100 (DPT): ``depth`` plus this is the water's depth, or what is left under the keel.

@@ -33,9 +33,12 @@ extension DPT: EpochInput {
 
     var facts: EpochAssembler.Facts { .instrument() }
 
+    /// The depth where the epoch has none yet: a DBT's is the depth gpsd reports (it reads no
+    /// DPT), and a sounder sending both may round them apart (DBT 6.2 m, DPT 6.1 m in one
+    /// second of gpsd's bundg_zeus_9 capture).
     func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
         guard let depth else { return }
-        epoch.marine.depth = depth
+        if epoch.marine.depth == nil { epoch.marine.depth = depth }
         epoch.marine.transducerOffset = offset
     }
 }

@@ -67,16 +67,19 @@ extension Attitude {
 }
 
 extension MarineData {
-    /// Whether this states a member that `other` does not (nil states none).
-    func adds(to other: MarineData?) -> Bool {
-        guard let other else { return !isEmpty }
-        return (depth != nil && other.depth == nil) || (transducerOffset != nil && other.transducerOffset == nil)
-            || (waterTemperature != nil && other.waterTemperature == nil)
-            || (apparentWindAngle != nil && other.apparentWindAngle == nil)
-            || (apparentWindSpeed != nil && other.apparentWindSpeed == nil)
-            || (trueWindAngle != nil && other.trueWindAngle == nil)
-            || (trueWindDirection != nil && other.trueWindDirection == nil)
-            || (magneticWindDirection != nil && other.magneticWindDirection == nil)
-            || (trueWindSpeed != nil && other.trueWindSpeed == nil)
+    /// These readings, each one not stated taken from `earlier`.
+    func filled(from earlier: MarineData) -> MarineData {
+        guard !earlier.isEmpty else { return self }
+        var m = self
+        if m.depth == nil { m.depth = earlier.depth }
+        if m.transducerOffset == nil { m.transducerOffset = earlier.transducerOffset }
+        if m.waterTemperature == nil { m.waterTemperature = earlier.waterTemperature }
+        if m.apparentWindAngle == nil { m.apparentWindAngle = earlier.apparentWindAngle }
+        if m.apparentWindSpeed == nil { m.apparentWindSpeed = earlier.apparentWindSpeed }
+        if m.trueWindAngle == nil { m.trueWindAngle = earlier.trueWindAngle }
+        if m.trueWindDirection == nil { m.trueWindDirection = earlier.trueWindDirection }
+        if m.magneticWindDirection == nil { m.magneticWindDirection = earlier.magneticWindDirection }
+        if m.trueWindSpeed == nil { m.trueWindSpeed = earlier.trueWindSpeed }
+        return m
     }
 }
