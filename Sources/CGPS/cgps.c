@@ -78,6 +78,13 @@ void cgps_reader_fix(const cgps_reader *reader, cgps_fix *out) {
     out->epx = fix->epx;
     out->epy = fix->epy;
     out->epv = fix->epv;
+    out->eph = fix->eph;
+    out->sep = fix->sep;
+    out->eps = fix->eps;
+    out->epd = fix->epd;
+    out->epc = fix->epc;
+    out->ept = fix->ept;
+    out->magnetic_track = fix->magnetic_track;
 }
 
 int cgps_reader_fix_satellites_used(const cgps_reader *reader) {
@@ -89,6 +96,9 @@ static void copy_dop(const struct dop_t *dop, cgps_dop *out) {
     out->hdop = dop->hdop;
     out->vdop = dop->vdop;
     out->tdop = dop->tdop;
+    out->xdop = dop->xdop;
+    out->ydop = dop->ydop;
+    out->gdop = dop->gdop;
 }
 
 void cgps_reader_fix_dop(const cgps_reader *reader, cgps_dop *out) { copy_dop(&reader->data.dop, out); }

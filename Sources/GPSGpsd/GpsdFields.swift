@@ -35,9 +35,17 @@ enum GpsdFields {
         fix.course = within(record.track, Bounds.course)
         fix.magneticVariation = within(record.magnetic_variation, -180.0...180.0)
         fix.climb = within(record.climb, Bounds.verticalSpeed)
-        fix.latitudeError = within(record.epy, Bounds.accuracy)
-        fix.longitudeError = within(record.epx, Bounds.accuracy)
-        fix.verticalAccuracy = within(record.epv, Bounds.accuracy)
+        // gpsd's TPV errors are gpsd's estimates (the receiver's own statistics come in its
+        // GST): passed on as such, and as the accuracies, since gpsd gives no better.
+        fix.estimatedErrors = ErrorEstimates(
+            horizontal: within(record.eph, Bounds.accuracy), latitude: within(record.epy, Bounds.accuracy),
+            longitude: within(record.epx, Bounds.accuracy), vertical: within(record.epv, Bounds.accuracy),
+            spherical: within(record.sep, Bounds.accuracy), speed: within(record.eps, Bounds.accuracy),
+            course: within(record.epd, 0...180), climb: within(record.epc, Bounds.accuracy),
+            time: within(record.ept, Bounds.accuracy))
+        fix.horizontalAccuracy = fix.estimatedErrors.horizontal
+        fix.verticalAccuracy = fix.estimatedErrors.vertical
+        fix.accuracyIsEstimated = fix.horizontalAccuracy != nil
         var dop = cgps_dop()
         cgps_reader_fix_dop(reader, &dop)
         fix.dop = dilution(dop)
@@ -92,7 +100,9 @@ enum GpsdFields {
     private static func dilution(_ dop: cgps_dop) -> DilutionOfPrecision {
         DilutionOfPrecision(
             position: within(dop.pdop, Bounds.dop), horizontal: within(dop.hdop, Bounds.dop),
-            vertical: within(dop.vdop, Bounds.dop), time: within(dop.tdop, Bounds.dop))
+            vertical: within(dop.vdop, Bounds.dop), time: within(dop.tdop, Bounds.dop),
+            latitude: within(dop.ydop, Bounds.dop), longitude: within(dop.xdop, Bounds.dop),
+            geometric: within(dop.gdop, Bounds.dop))
     }
 
     /// gpsd's status as the engine's quality; a plain fix may come with none.

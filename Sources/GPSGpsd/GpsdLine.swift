@@ -47,8 +47,9 @@ enum GpsdLine: Equatable {
 
     /// The members of a TPV that gpsfix reads, as numbers.
     private static let tpvNumbers = ["lat", "lon", "altHAE", "altMSL", "geoidSep", "speed", "track", "climb",
-                                     "magvar", "epx", "epy", "epv"]
-    private static let skyNumbers = ["hdop", "pdop", "vdop", "tdop"]
+                                     "magvar", "magtrack", "epx", "epy", "epv", "eph", "sep", "eps", "epd",
+                                     "epc", "ept"]
+    private static let skyNumbers = ["hdop", "pdop", "vdop", "tdop", "xdop", "ydop", "gdop"]
     private static let satelliteNumbers = ["el", "az", "ss"]
 
     private static func tpv(_ report: JSONValue) -> String? {

@@ -44,6 +44,10 @@ public enum GpsdJSONReports {
         fix.coordinate = Coordinate(latitude: latitude, longitude: longitude)
         // Every other measurement, each by its row (the coordinate's are read whole, above).
         for member in GPSDReportTable.tpv { read(member, from: json, into: &fix) }
+        // A TPV's errors are gpsd's estimates; a vehicle's accuracies are the best it sent.
+        fix.horizontalAccuracy = fix.estimatedErrors.horizontal
+        fix.verticalAccuracy = fix.estimatedErrors.vertical
+        fix.accuracyIsEstimated = fix.horizontalAccuracy != nil
         // An instrument's depth, water temperature and wind, by their rows too.
         var marine = MarineData()
         for member in GPSDReportTable.tpvMarine { read(member, from: json, into: &marine) }

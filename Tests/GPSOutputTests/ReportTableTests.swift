@@ -74,8 +74,19 @@ struct ReportTableTests {
         var blank = Fix()
         blank.mode = .threeD
         blank.coordinate = Coordinate(latitude: 0, longitude: 0)
-        let positional = GPSDReportTable.tpv.filter { $0.name != "lat" && $0.name != "lon" }
+        // A derived member (a read-only key path) is written from others, never read back.
+        let positional = GPSDReportTable.tpv.filter { $0.name != "lat" && $0.name != "lon" && $0.writableKeyPath != nil }
         try writesOnlyItsOwn(positional, blank: blank, value: sample) { fix in try Report { GPSDJSON.tpv(fix, into: &$0) }.both }
+        #expect(GPSDReportTable.tpv.filter { $0.writableKeyPath == nil }.map(\.name) == ["lat", "lon", "magtrack"])
+        // gpsd's magtrack is track plus magvar (a compass would subtract it).
+        var fix = blank
+        fix.course = 181.39
+        fix.magneticVariation = 20.5
+        let written = try Report { GPSDJSON.tpv(fix, into: &$0) }
+        #expect(written.text.contains("\"magtrack\":201.8900"), "\(written.text)")
+        #expect(abs((fix.magneticCourse ?? 0) - 160.89) < 1e-9)
+        fix.course = 350
+        #expect(written.text.contains("magtrack") && fix.gpsdMagneticTrack.map { abs($0 - 10.5) < 1e-9 } == true)
         // The position's two, each alone against the other at 0.
         for (row, coordinate) in [(GPSDReportTable.latitude, Coordinate(latitude: 12.5, longitude: 0)),
                                   (GPSDReportTable.longitude, Coordinate(latitude: 0, longitude: 12.5))] {

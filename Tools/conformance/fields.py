@@ -9,14 +9,22 @@ NAME.log.chk beside it and holds an NMEA position sentence (the captures conform
 scores), and compares, field by field, what gpsfix reports with what gpsd reported.
 
 A report is placed at a position: a TPV at its own (lat, lon), a SKY or an ATT at the
-position of the last TPV with a fix before it (none before the first fix). Positions closer
+positions of the TPVs with a fix on either side of it (position 0 before the first fix). A SKY
+or ATT belongs to the cycle it came in, whose TPV gpsd writes when the cycle ends, after a
+GSV or HDT that came before the cycle's last sentence, where gpsfix, which learns the cycle's
+end, writes the cycle's TPV first: placed on both sides, each is compared within its cycle. Positions closer
 than 2e-6 degrees are one, as in the conformance scorer. gpsd sends several reports per
 epoch as its sentences arrive, so each side keeps every value it gave a field at a position.
 
 A field agrees at a position when gpsd reports it there and gpsfix reports a value within
 1 % of one of gpsd's (and within 0.005, the last printed digit of a DOP, for values near 0).
 A field's agreement is the share of gpsd's positions for it at which it agrees, pooled over
-every capture; the table also says in how many captures gpsd reports it at all.
+every capture, counting the positions at which gpsfix reports a fix too: a position gpsfix
+does not report at all (a GGA's that gives way to the RMC of its cycle, say) is a question of
+positions, which conformance.sh scores, not of this field. Those are counted in the last
+column, "no fix", with the positions of a SKY where gpsfix writes none (gpsd writes a SKY
+for each GSA as well as each GSV set, gpsfix one per cycle that lists satellites). The table
+also says in how many captures gpsd reports the field at all.
 """
 import json
 import os
@@ -79,9 +87,17 @@ class Places:
 
 
 def values(reports, places):
-    """{(class, field): {position: set(values)}} of one side's reports."""
-    out = {}
+    """{(class, field): {position: set(values)}} of one side's reports; the positions of its
+    TPVs with a fix under the key "fixes"."""
+    out = {"fixes": {0: set()}}
     here = 0  # before the first fix
+    pending = []  # SKY and ATT values since the last TPV with a fix: also the next one's
+
+    def add(key, position, v):
+        out.setdefault(key, {}).setdefault(position, set()).add(v)
+        if key[0] == "SKY":
+            out.setdefault("skies", {}).setdefault(position, set())
+
     for r in reports:
         cls = r.get("class")
         if cls not in FIELDS:
@@ -89,10 +105,16 @@ def values(reports, places):
         if cls == "TPV" and r.get("mode", 0) >= 2 and isinstance(r.get("lat"), (int, float)) \
                 and isinstance(r.get("lon"), (int, float)):
             here = places.key(r["lat"], r["lon"])
+            out["fixes"].setdefault(here, set())
+            for key, v in pending:
+                add(key, here, v)
+            pending = []
         for field in FIELDS[cls]:
             v = r.get(field)
             if isinstance(v, (int, float)) and not isinstance(v, bool):
-                out.setdefault((cls, field), {}).setdefault(here, set()).add(float(v))
+                add((cls, field), here, float(v))
+                if cls != "TPV":
+                    pending.append(((cls, field), float(v)))
     return out
 
 
@@ -117,7 +139,7 @@ def main(argv):
     if len(args) != 1 or not os.path.isdir(args[0]):
         print(__doc__, file=sys.stderr)
         return 2
-    totals = {}  # (cls, field) -> [agreeing, positions, captures]
+    totals = {}  # (cls, field) -> [agreeing, positions, captures, positions gpsfix has no fix at]
     for path in captures(args[0]):
         with open(path + ".chk", "rb") as fh:
             expected = list(json_lines(fh.read()))
@@ -128,22 +150,31 @@ def main(argv):
         theirs = values(expected, places)
         ours = values(actual, places)
         for key, at in theirs.items():
-            agreeing = sum(1 for pos, vs in at.items()
+            if key in ("fixes", "skies"):
+                continue
+            # Where gpsfix reports no fix at all, the position is the conformance gate's to
+            # score (Tools/conformance.sh), not this field's: counted apart. So is a SKY where
+            # gpsfix writes none: gpsd writes one for every GSA as well as every GSV set,
+            # gpsfix one for each cycle that lists satellites.
+            reported = ours.get("skies", {}) if key[0] == "SKY" else ours["fixes"]
+            shared = {pos: vs for pos, vs in at.items() if pos in reported}
+            agreeing = sum(1 for pos, vs in shared.items()
                            if any(close(o, t) for o in ours.get(key, {}).get(pos, ()) for t in vs))
-            entry = totals.setdefault(key, [0, 0, 0])
+            entry = totals.setdefault(key, [0, 0, 0, 0])
             entry[0] += agreeing
-            entry[1] += len(at)
+            entry[1] += len(shared)
             entry[2] += 1
+            entry[3] += len(at) - len(shared)
             if per_capture:
-                print(f"{os.path.basename(path):28s} {key[0]} {key[1]:9s} {agreeing:5d}/{len(at):<5d}")
-    print(f"{'class':5s} {'field':9s} {'agreement':>9s} {'positions':>9s} {'captures':>8s}")
+                print(f"{os.path.basename(path):28s} {key[0]} {key[1]:9s} {agreeing:5d}/{len(shared):<5d}")
+    print(f"{'class':5s} {'field':9s} {'agreement':>9s} {'positions':>9s} {'captures':>8s} {'no fix':>7s}")
     for cls, fields in FIELDS.items():
         for field in fields:
-            agreeing, positions, count = totals.get((cls, field), (0, 0, 0))
+            agreeing, positions, count, unshared = totals.get((cls, field), (0, 0, 0, 0))
             if positions == 0:
-                print(f"{cls:5s} {field:9s} {'-':>9s} {0:9d} {0:8d}   (gpsd reports none)")
+                print(f"{cls:5s} {field:9s} {'-':>9s} {0:9d} {0:8d} {unshared:7d}   (gpsd reports none)")
                 continue
-            print(f"{cls:5s} {field:9s} {agreeing / positions:9.3f} {positions:9d} {count:8d}")
+            print(f"{cls:5s} {field:9s} {agreeing / positions:9.3f} {positions:9d} {count:8d} {unshared:7d}")
     return 0
 
 

@@ -32,10 +32,11 @@ typedef struct {
     double altitude_msl, altitude_hae, geoid_separation;
     double speed, track, climb, magnetic_variation;
     double epx, epy, epv;
+    double eph, sep, eps, epd, epc, ept, magnetic_track;
 } cgps_fix;
 
 typedef struct {
-    double pdop, hdop, vdop, tdop;
+    double pdop, hdop, vdop, tdop, xdop, ydop, gdop;
 } cgps_dop;
 
 /// One satellite of a SKY.

@@ -6,29 +6,37 @@ extension GPSDJSON {
     /// TPV's measurements (`GPSDReportTable.tpv`). Each is left out when unknown.
     @inline(__always)
     static func tpvMembers(_ r: Fix, into w: inout ByteWriter) {
+        optional(",\"ept\":", r.estimatedErrors.time, 3, &w)
         optional(",\"lat\":", r.coordinate?.latitude, 9, &w)
         optional(",\"lon\":", r.coordinate?.longitude, 9, &w)
         optional(",\"altHAE\":", r.ellipsoidalAltitude, 3, &w)
         optional(",\"altMSL\":", r.altitude, 3, &w)
         optional(",\"alt\":", r.altitude, 3, &w)
-        optional(",\"epx\":", r.longitudeError, 3, &w)
-        optional(",\"epy\":", r.latitudeError, 3, &w)
-        optional(",\"epv\":", r.verticalAccuracy, 3, &w)
+        optional(",\"epx\":", r.estimatedErrors.longitude, 3, &w)
+        optional(",\"epy\":", r.estimatedErrors.latitude, 3, &w)
+        optional(",\"epv\":", r.estimatedErrors.vertical, 3, &w)
         optional(",\"track\":", bearing: r.course, 4, &w)
+        optional(",\"magtrack\":", bearing: r.gpsdMagneticTrack, 4, &w)
         optional(",\"magvar\":", r.magneticVariation, 1, &w)
         optional(",\"speed\":", r.speed, 3, &w)
         optional(",\"climb\":", r.climb, 3, &w)
+        optional(",\"epd\":", r.estimatedErrors.course, 4, &w)
+        optional(",\"eps\":", r.estimatedErrors.speed, 2, &w)
+        optional(",\"epc\":", r.estimatedErrors.climb, 2, &w)
         optional(",\"geoidSep\":", r.geoidSeparation, 3, &w)
-        optional(",\"eph\":", r.horizontalAccuracy, 3, &w)
-        optional(",\"sep\":", r.sphericalError, 3, &w)
+        optional(",\"eph\":", r.estimatedErrors.horizontal, 3, &w)
+        optional(",\"sep\":", r.estimatedErrors.spherical, 3, &w)
     }
 
     /// SKY's own measurements (`GPSDReportTable.sky`). Each is left out when unknown.
     @inline(__always)
     static func skyMembers(_ r: SkyView, into w: inout ByteWriter) {
+        optional(",\"xdop\":", r.dop.longitude, 2, &w)
+        optional(",\"ydop\":", r.dop.latitude, 2, &w)
         optional(",\"vdop\":", r.dop.vertical, 2, &w)
         optional(",\"tdop\":", r.dop.time, 2, &w)
         optional(",\"hdop\":", r.dop.horizontal, 2, &w)
+        optional(",\"gdop\":", r.dop.geometric, 2, &w)
         optional(",\"pdop\":", r.dop.position, 2, &w)
     }
 

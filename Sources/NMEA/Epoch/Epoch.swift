@@ -45,6 +45,8 @@ struct Epoch {
         @Unknowable var longitudeError: Double?
         @Unknowable var altitudeError: Double?
         var errorStatistics: ErrorStatistics?
+        /// A GBS's errors, which gpsd's TPV carries as they are.
+        var faultErrors: ErrorEstimates?
         @Unknowable var horizontalAccuracy: Double?
         @Unknowable var verticalAccuracy: Double?
         @Unknowable var sphericalError: Double?

@@ -52,6 +52,8 @@ public struct EpochAssembler: Sendable {
     /// The last GGA's altitude and the position it belongs with: a plotter may restate that
     /// position in the next second's GLL, and the altitude is still that position's.
     private var lastAltitude: (solution: Coordinate, altitude: Double, geoidSeparation: Double?)?
+    /// What gpsd computes where the receiver is silent: DOPs, error estimates, variation.
+    private var errors = ErrorModel()
 
     /// Whether a receiver's simulator or demo output counts as a fix (see `init`).
     public let acceptsSimulatedFixes: Bool
@@ -232,6 +234,7 @@ public struct EpochAssembler: Sendable {
         if let solution = epoch.altitudeSolution, let a = epoch.altitude {
             lastAltitude = (solution, a, epoch.geoidSeparation)
         }
+        if hasDelivered { errors.endEpoch(with: delivered) }
         lastMarine = epoch.marine
         epoch.reset()
         hasDelivered = false
@@ -300,6 +303,16 @@ public struct EpochAssembler: Sendable {
     }
 
     private mutating func makeFix() -> Fix {
+        var fix = makeStatedFix()
+        if epoch.hasSky || !epoch.lists.used.isEmpty {
+            errors.observe(listed: epoch.hasSky ? epoch.lists.sky : nil, usedNow: epoch.lists.used)
+        }
+        errors.complete(&fix, faultErrors: epoch.faultErrors)
+        return fix
+    }
+
+    /// The fix as the epoch's sentences state it, nothing estimated.
+    private mutating func makeStatedFix() -> Fix {
         var fix = Fix()
         instruments(into: &fix)
         if let t = epoch.time { fix.timestamp = FixTime(date: resolvedDate(), time: t) }
@@ -396,7 +409,7 @@ public struct EpochAssembler: Sendable {
         }
         var dop = epoch.dop
         if dop.horizontal == nil { dop.horizontal = epoch.ggaHDOP }
-        return SkyView(timestamp: timestamp, satellites: satellites, dop: dop)
+        return SkyView(timestamp: timestamp, satellites: satellites, dop: errors.completed(dop))
     }
 
     // MARK: - Instruments beside the receiver

@@ -203,7 +203,8 @@ public enum FixMode: Int, Codable, Sendable, Comparable {
     public static func < (a: FixMode, b: FixMode) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// Dilutions of precision; nil where the receiver did not say.
+/// Dilutions of precision: those the receiver stated, the rest computed from the geometry of
+/// the satellites it used (as gpsd computes them); nil where neither is known.
 public struct DilutionOfPrecision: Hashable, Codable, Sendable {
     // Eight bytes each rather than sixteen: a fix carries them (see `Unknowable`).
     /// PDOP, position (three-dimensional) dilution, 0.01…999.99 (``Bounds/dop``), from GSA:
@@ -214,16 +215,43 @@ public struct DilutionOfPrecision: Hashable, Codable, Sendable {
     @Unknowable public var horizontal: Double?
     /// VDOP, vertical dilution, 0.01…999.99 (``Bounds/dop``), from GSA.
     @Unknowable public var vertical: Double?
-    /// TDOP, time dilution, 0.01…999.99 (``Bounds/dop``): of the sentences read, only u-blox's
-    /// PUBX,00 states it.
+    /// TDOP, time dilution, 0.01…999.99 (``Bounds/dop``): u-blox's PUBX,00 states it, else it
+    /// is computed from the used satellites' geometry, as gpsd computes it.
     @Unknowable public var time: Double?
+    /// YDOP, the dilution of latitude (north–south), 0.01…999.99 (``Bounds/dop``): computed from
+    /// the used satellites' geometry (no NMEA sentence states it), as gpsd's `ydop`.
+    @Unknowable public var latitude: Double?
+    /// XDOP, the dilution of longitude (east–west), 0.01…999.99 (``Bounds/dop``): computed, as
+    /// gpsd's `xdop`.
+    @Unknowable public var longitude: Double?
+    /// GDOP, geometric dilution (position and time), 0.01…999.99 (``Bounds/dop``): computed, as
+    /// gpsd's `gdop`.
+    @Unknowable public var geometric: Double?
 
     /// Dilutions as stated, every one left out unknown; not checked against ``Bounds/dop``.
-    public init(position: Double? = nil, horizontal: Double? = nil, vertical: Double? = nil, time: Double? = nil) {
+    public init(position: Double? = nil, horizontal: Double? = nil, vertical: Double? = nil, time: Double? = nil,
+                latitude: Double? = nil, longitude: Double? = nil, geometric: Double? = nil) {
         self.position = position
         self.horizontal = horizontal
         self.vertical = vertical
         self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.geometric = geometric
+    }
+
+    /// These, each one unknown here taken from `computed`: a receiver's statement wins over
+    /// the geometry, as in gpsd.
+    func filled(from computed: DilutionOfPrecision) -> DilutionOfPrecision {
+        var d = self
+        if d.position == nil { d.position = computed.position }
+        if d.horizontal == nil { d.horizontal = computed.horizontal }
+        if d.vertical == nil { d.vertical = computed.vertical }
+        if d.time == nil { d.time = computed.time }
+        if d.latitude == nil { d.latitude = computed.latitude }
+        if d.longitude == nil { d.longitude = computed.longitude }
+        if d.geometric == nil { d.geometric = computed.geometric }
+        return d
     }
 }
 

@@ -20,20 +20,26 @@ public struct Fix: Hashable, Codable, Sendable {
     @Unknowable public var speed: Double?
     /// Degrees true, clockwise from north.
     @Unknowable public var course: Double?
-    /// Degrees, east positive.
+    /// Degrees, east positive: the receiver's (RMC), else the world magnetic model's at the
+    /// fix's position (``MagneticModel``), as gpsd fills it.
     @Unknowable public var magneticVariation: Double?
     /// Metres per second, up positive: from the receiver, or from consecutive 3D altitudes.
     @Unknowable public var climb: Double?
-    /// Metres, one sigma, from GST, GBS, PUBX or PGRME (the receiver's own estimates only).
+    /// Metres of horizontal error, what CoreLocation calls `horizontalAccuracy`: the
+    /// receiver's own estimate where it gave one (GST's latitude and longitude errors
+    /// combined, GBS, PUBX, PGRME), else gpsd's (``ErrorEstimates/horizontal``, HDOP × 19 m);
+    /// ``accuracyIsEstimated`` says which.
     @Unknowable public var horizontalAccuracy: Double?
-    /// Metres of altitude error, one sigma: GST's altitude error, else PUBX's vertical accuracy,
-    /// else PGRME's vertical error (the receiver's own estimates only; gpsd's `epv`).
+    /// Metres of altitude error: GST's altitude error, else PUBX's vertical accuracy, else
+    /// PGRME's vertical error, else gpsd's (``ErrorEstimates/vertical``, VDOP × 23 m).
     @Unknowable public var verticalAccuracy: Double?
-    /// Latitude error, metres, one sigma, from GST or GBS (gpsd's `epy`).
+    /// Latitude error, metres, one sigma, from GST or GBS (the receiver's own only; gpsd's
+    /// estimate is ``ErrorEstimates/latitude``).
     @Unknowable public var latitudeError: Double?
-    /// Longitude error, metres, one sigma, from GST or GBS (gpsd's `epx`).
+    /// Longitude error, metres, one sigma, from GST or GBS (the receiver's own only).
     @Unknowable public var longitudeError: Double?
-    /// Garmin's estimated position error (PGRME), metres.
+    /// Garmin's estimated position error (PGRME), metres (the receiver's own only; gpsd's
+    /// estimate is ``ErrorEstimates/spherical``).
     @Unknowable public var sphericalError: Double?
     /// System time (Unix seconds) at which the epoch's first byte was read: the moment the
     /// receiver's time of the epoch is held against when it feeds a clock (chrony). Set by a
@@ -72,6 +78,13 @@ public struct Fix: Hashable, Codable, Sendable {
     /// was missed (a 3D receiver's fix can look 2D without its GGA). Only a stream's first
     /// epoch can be cut; a request for "the current fix" waits for a whole one.
     public var isPartialEpoch = false
+    /// The fix's errors as gpsd estimates them from the DOPs and successive fixes: what a
+    /// gpsd TPV carries (`eph`, `epx`, `epy`, `epv`, `sep`, `eps`, `epd`, `epc`, `ept`).
+    public var estimatedErrors = ErrorEstimates()
+    /// Whether ``horizontalAccuracy`` is gpsd's estimate from the DOPs rather than the
+    /// receiver's own figure: an estimate from geometry alone, that knows nothing of multipath
+    /// or a poor sky, so an app may want to treat it more warily.
+    public var accuracyIsEstimated = false
 
     /// No fix: ``mode`` ``FixMode/noFix`` and every measurement unknown, for a source to fill in.
     public init() {}
@@ -86,6 +99,7 @@ public struct Fix: Hashable, Codable, Sendable {
                 magneticVariation: Double? = nil, climb: Double? = nil,
                 horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
                 latitudeError: Double? = nil, longitudeError: Double? = nil, sphericalError: Double? = nil,
+                estimatedErrors: ErrorEstimates = ErrorEstimates(),
                 arrival: Double? = nil, dop: DilutionOfPrecision = DilutionOfPrecision(),
                 timestamp: FixTime? = nil, satellitesUsed: Int? = nil, errorStatistics: ErrorStatistics? = nil,
                 mode: FixMode? = nil, quality: FixQuality? = nil, navigationalStatus: NavigationalStatus? = nil,
@@ -104,6 +118,7 @@ public struct Fix: Hashable, Codable, Sendable {
         self.latitudeError = latitudeError
         self.longitudeError = longitudeError
         self.sphericalError = sphericalError
+        self.estimatedErrors = estimatedErrors
         self.arrival = arrival
         self.dop = dop
         self.timestamp = timestamp
@@ -115,6 +130,38 @@ public struct Fix: Hashable, Codable, Sendable {
         self.isPartialEpoch = isPartialEpoch
         self.attitude = attitude
         self.marine = marine
+    }
+
+    /// Metres per second of speed error, as CoreLocation's `speedAccuracy`: gpsd's estimate
+    /// from successive fixes (``ErrorEstimates/speed``), as no NMEA sentence states one.
+    public var speedAccuracy: Double? { estimatedErrors.speed }
+
+    /// Degrees of course error, as CoreLocation's `courseAccuracy`: gpsd's estimate
+    /// (``ErrorEstimates/course``).
+    public var courseAccuracy: Double? { estimatedErrors.course }
+
+    /// Degrees magnetic, clockwise from magnetic north: ``course`` less the (east positive)
+    /// ``magneticVariation``, 0 up to 360, as a compass reads it and as a receiver's VTG
+    /// states it.
+    public var magneticCourse: Double? {
+        guard let c = course, let v = magneticVariation else { return nil }
+        return Self.bearing(c - v)
+    }
+
+    /// gpsd's `magtrack`: ``course`` *plus* the variation, 0 up to 360, as gpsd computes it
+    /// (its sign is the opposite of a compass's: 20° east on a course of 181° gives gpsd 201°,
+    /// a compass 161°). Written in gpsd's TPV so that its clients see what gpsd shows them; an
+    /// app wants ``magneticCourse``.
+    public var gpsdMagneticTrack: Double? {
+        guard let c = course, let v = magneticVariation else { return nil }
+        return Self.bearing(c + v)
+    }
+
+    private static func bearing(_ degrees: Double) -> Double? {
+        guard degrees.isFinite else { return nil }
+        var d = degrees.truncatingRemainder(dividingBy: 360)
+        if d < 0 { d += 360 }
+        return d < 360 ? d : 0
     }
 
     /// Whether this is a position fix, 2D or 3D; false when the receiver has none.

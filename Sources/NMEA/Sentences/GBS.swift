@@ -38,5 +38,7 @@ extension GBS: EpochInput {
         epoch.latitudeError = epoch.latitudeError ?? latitudeError
         epoch.longitudeError = epoch.longitudeError ?? longitudeError
         epoch.altitudeError = epoch.altitudeError ?? altitudeError
+        // gpsd puts a GBS's errors in its TPV (a GST's it does not): so do gpsd's estimates.
+        epoch.faultErrors = ErrorEstimates(latitude: latitudeError, longitude: longitudeError, vertical: altitudeError)
     }
 }

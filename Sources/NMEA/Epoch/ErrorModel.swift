@@ -1,0 +1,160 @@
+/// What gpsd computes where a receiver states nothing (its `gpsd_error_model` and `fill_dop`),
+/// so that a fix from gpsfix carries the same figures gpsd's clients rely on: every DOP from
+/// the used satellites' geometry, error estimates from the DOPs, speed and climb errors from
+/// successive fixes, and the magnetic variation from the world magnetic model.
+///
+/// A receiver's stated DOPs and magnetic variation win over the computed ones, as in gpsd.
+/// The error estimates (``ErrorEstimates``) are gpsd's, from the DOPs alone, as gpsd's TPV
+/// has them; the accuracies an app reads (`Fix.horizontalAccuracy`, `verticalAccuracy`) are
+/// the receiver's own where it gave them (GST, GBS, PUBX, PGRME), else these.
+struct ErrorModel: Sendable {
+    /// Range errors, metres: per horizontal axis, vertical, overall (gpsd's H, V, P UERE).
+    static let rangeError = (horizontal: 15.0, vertical: 23.0, overall: 19.0)
+    /// With differential corrections: a quarter of the above.
+    static let differentialRangeError = (horizontal: 3.75, vertical: 5.75, overall: 4.75)
+    /// Seconds: half the resolution of a receiver's clock, gpsd's constant for `ept`.
+    static let timeError = 0.005
+    /// A variation this small is a receiver writing "0.0,E" for none: gpsd replaces it.
+    static let noVariation = 0.09
+
+    /// The satellites last listed (GSV), as rows of the line-of-sight matrix: a receiver lists
+    /// them every few seconds, and a DOP needs them every epoch (gpsd keeps its sky as well).
+    private var sky: [Sight] = []
+    /// The satellites the receiver last said it used (GSA).
+    private var used: [SatelliteID] = []
+    /// The geometry's DOPs, recomputed when the sky or the used set changes.
+    private var geometry = DilutionOfPrecision()
+    /// The DOPs the receiver last stated, each kept until it states that one again: a
+    /// receiver that sends its GSA in one second's burst and its RMC in the next (a B&G Zeus)
+    /// still has them, as gpsd keeps them.
+    private var stated = DilutionOfPrecision()
+    /// The last epoch's fix, as far as the rates need it.
+    private var previous: Previous?
+
+    private struct Sight: Sendable {
+        var id: SatelliteID
+        var elevation: Double?
+        var azimuth: Double?
+    }
+
+    private struct Previous: Sendable {
+        var time: FixTime
+        var coordinate: Coordinate
+        var errors: ErrorEstimates
+    }
+
+    init() {
+        sky.reserveCapacity(64)
+        used.reserveCapacity(64)
+    }
+
+    /// Takes an epoch's satellites: its GSV listing (`listed`, when it had one) and its GSA
+    /// used set (`usedNow`, when it had one), and works out the geometry again.
+    mutating func observe(listed: [Satellite]?, usedNow: [SatelliteID]) {
+        if let listed {
+            sky.removeAll(keepingCapacity: true)
+            for s in listed { sky.append(Sight(id: s.id, elevation: s.elevation, azimuth: s.azimuth)) }
+        }
+        if !usedNow.isEmpty {
+            used.removeAll(keepingCapacity: true)
+            used.append(contentsOf: usedNow)
+        }
+        var g = SatelliteGeometry()
+        for s in sky where s.id.svid >= 1 && used.contains(s.id) { g.add(elevation: s.elevation, azimuth: s.azimuth) }
+        geometry = g.dilution ?? DilutionOfPrecision()
+    }
+
+    /// Fills in what the receiver left out of `fix`: DOPs, gpsd's error estimates, the
+    /// accuracies it gave none of, and the magnetic variation.
+    mutating func complete(_ fix: inout Fix, faultErrors: ErrorEstimates? = nil) {
+        stated = fix.dop.filled(from: stated)
+        fix.dop = stated.filled(from: geometry)
+        if let t = fix.timestamp, t.date != nil { fix.estimatedErrors.time = Self.timeError }
+        guard fix.mode >= .twoD, let here = fix.coordinate else { return }
+        let uere = fix.quality == .dgps ? Self.differentialRangeError : Self.rangeError
+        let dop = fix.dop
+        func estimate(_ d: Double?, _ e: Double) -> Double? {
+            guard let d else { return nil }
+            let v = d * e
+            return Bounds.accuracy.contains(v) ? v : nil
+        }
+        var e = fix.estimatedErrors
+        if dop.horizontal != nil {
+            e.longitude = estimate(dop.longitude, uere.horizontal)
+            e.latitude = estimate(dop.latitude, uere.horizontal)
+        }
+        if fix.mode == .threeD { e.vertical = estimate(dop.vertical, uere.vertical) }
+        if let gbs = faultErrors {
+            // A GBS's errors stand in gpsd's TPV where it gave them.
+            e.latitude = gbs.latitude ?? e.latitude
+            e.longitude = gbs.longitude ?? e.longitude
+            e.vertical = gbs.vertical ?? e.vertical
+        }
+        e.horizontal = estimate(dop.horizontal, uere.overall)
+        e.spherical = estimate(dop.position, uere.overall)
+        rates(&e, at: here, time: fix.timestamp)
+        fix.estimatedErrors = e
+        if fix.horizontalAccuracy == nil, let h = e.horizontal {
+            fix.horizontalAccuracy = h
+            fix.accuracyIsEstimated = true
+        }
+        if fix.verticalAccuracy == nil { fix.verticalAccuracy = e.vertical }
+        completeMagnetic(&fix, at: here)
+    }
+
+    /// eps, epd and epc against the last epoch's fix, as gpsd derives them.
+    private func rates(_ e: inout ErrorEstimates, at here: Coordinate, time: FixTime?) {
+        guard let p = previous, let t = time, let dt = Self.seconds(from: p.time, to: t), dt > 0 else { return }
+        // gpsd's EMAX, NaN and all: the larger of two errors, the second when the first is unknown.
+        func larger(_ a: Double?, _ b: Double?) -> Double? {
+            let x = a ?? .nan, y = b ?? .nan
+            let m = x > y ? x : y
+            return m.isNaN ? nil : m
+        }
+        if p.errors.longitude != nil, p.errors.latitude != nil,
+           let before = larger(p.errors.longitude, p.errors.latitude), let now = larger(e.longitude, e.latitude) {
+            let v = (before + now) / dt
+            e.speed = Bounds.accuracy.contains(v) ? v : nil
+        }
+        if let opposite = larger(e.longitude, e.latitude) {
+            let adjacent = p.coordinate.distance(to: here)
+            if adjacent.isFinite, adjacent > opposite {
+                e.course = 2 * DegreeTrigonometry.atan2Degrees(opposite, adjacent)
+            }
+        }
+        if let now = e.vertical, let before = p.errors.vertical {
+            let v = (before + now) / dt
+            e.climb = Bounds.accuracy.contains(v) ? v : nil
+        }
+    }
+
+    /// The model's variation where the receiver gave none (or 0, as some write for none).
+    private func completeMagnetic(_ fix: inout Fix, at here: Coordinate) {
+        if fix.magneticVariation.map({ abs($0) <= Self.noVariation }) ?? true,
+           let v = MagneticModel.declination(latitude: here.latitude, longitude: here.longitude) {
+            fix.magneticVariation = v
+        }
+    }
+
+    /// `dop`, each one unknown taken from the receiver's last statement, else the geometry.
+    func completed(_ dop: DilutionOfPrecision) -> DilutionOfPrecision {
+        dop.filled(from: stated).filled(from: geometry)
+    }
+
+    /// Remembers an epoch's last fix for the next one's rates, as gpsd's "old fix": one
+    /// without a time leaves the last one standing, one without a position ends it.
+    mutating func endEpoch(with fix: Fix) {
+        guard let t = fix.timestamp else { return }
+        guard fix.mode >= .twoD, let c = fix.coordinate else {
+            previous = nil
+            return
+        }
+        previous = Previous(time: t, coordinate: c, errors: fix.estimatedErrors)
+    }
+
+    /// Seconds from `a` to `b`: by their dates when both have one, else by time of day.
+    static func seconds(from a: FixTime, to b: FixTime) -> Double? {
+        if let x = a.millisecondsSinceEpoch, let y = b.millisecondsSinceEpoch { return Double(y &- x) / 1000 }
+        return Double(b.time.milliseconds &- a.time.milliseconds) / 1000
+    }
+}
