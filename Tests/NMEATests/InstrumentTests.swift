@@ -1,3 +1,4 @@
+import Foundation
 import NMEA
 import Testing
 
@@ -321,3 +322,44 @@ struct InstrumentEpochTests {
 }
 
 private func second(_ fix: Fix) -> Int? { fix.timestamp.map { $0.time.milliseconds / 1000 % 60 } }
+
+@Suite("The instruments' values")
+struct InstrumentValueTests {
+    @Test("A fix stores its attitude and marine data under their names, leaves them out when nil, and reads them back")
+    func codable() throws {
+        var fix = Fix(coordinate: Coordinate(latitude: 52.85, longitude: 5.31), mode: .threeD)
+        let plain = try JSONSerialization.jsonObject(with: JSONEncoder().encode(fix)) as? [String: Any]
+        #expect(plain?["attitude"] == nil && plain?["marine"] == nil)
+        fix.attitude = Attitude(heading: 25.5, rateOfTurn: -3)
+        fix.marine = MarineData(depth: 5.4)
+        let data = try JSONEncoder().encode(fix)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect((object["attitude"] as? [String: Any])?.keys.sorted() == ["heading", "rateOfTurn"])
+        #expect((object["marine"] as? [String: Any])?.keys.sorted() == ["depth"])
+        let read = try JSONDecoder().decode(Fix.self, from: data)
+        #expect(read.attitude == fix.attitude && read.marine == fix.marine)
+    }
+
+    @Test("Copies of a fix share its boxes; setting one gives a new box, and equality is by value")
+    func boxes() {
+        var a = Fix()
+        a.attitude = Attitude(heading: 1)
+        var b = a
+        #expect(b == a)
+        b.attitude?.heading = 2
+        #expect(a.attitude?.heading == 1 && b.attitude?.heading == 2 && a != b)
+        b.attitude = Attitude(heading: 1)
+        #expect(a == b && a.hashValue == b.hashValue)
+        b.attitude = nil
+        #expect(a != b && b == Fix())
+    }
+
+    @Test("What a person reads of them")
+    func descriptions() {
+        #expect("\(Attitude(heading: 25.5, rateOfTurn: -3))" == "Attitude(heading 25.5°, rate of turn -3.0°/min)")
+        #expect("\(MarineData(depth: 5.4, waterTemperature: 14.5))" == "MarineData(depth 5.40 m, water 14.5 °C)")
+        var fix = Fix()
+        fix.marine = MarineData(depth: 5.4)
+        #expect(String(reflecting: fix).contains("marine: MarineData(depth 5.40 m)"))
+    }
+}

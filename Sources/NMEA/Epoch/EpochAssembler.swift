@@ -486,8 +486,9 @@ public struct EpochAssembler: Sendable {
 public struct EpochStatistics: Hashable, Codable, Sendable {
     /// Reporting cycles closed, each with at least one sentence.
     public var epochs = 0
-    /// Fixes reported, one per epoch or one per part where an epoch was split; a corrected fix
-    /// for an epoch already reported is not counted again.
+    /// Fixes reported, one per epoch or one per part where an epoch was split, and those of
+    /// instruments alone on the wire; a corrected fix for an epoch already reported (an
+    /// instrument's reading after it included) is not counted again.
     public var fixes = 0
     /// Epochs reported at their learned ender rather than when the next began.
     public var earlyReports = 0

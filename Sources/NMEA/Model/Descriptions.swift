@@ -170,7 +170,8 @@ extension Attitude: CustomStringConvertible {
 }
 
 extension MarineData: CustomStringConvertible {
-    /// "MarineData(depth 5.40 m, apparent wind 57.5° 6.7 m/s)": the members known.
+    /// "MarineData(depth 5.40 m, water 14.5 °C, apparent wind 57.5°, apparent wind 6.7 m/s)":
+    /// the members known.
     public var description: String {
         let known = [("depth", depth, 2, " m"), ("transducer offset", transducerOffset, 2, " m"),
                      ("water", waterTemperature, 1, " °C"), ("apparent wind", apparentWindAngle, 1, "°"),
