@@ -29,7 +29,7 @@ SHELL      := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 PIPED      := 2>&1 | cat
 
-.PHONY: run test build release docs check-links deps-run deps-test deps-distros distros conformance conformance-fields bench captures install uninstall install-udev deb clean fuzz fuzz-gpsd sanitize tsan
+.PHONY: run test build release docs check-links deps-run deps-test deps-distros distros conformance conformance-fields cgps-side-by-side bench captures install uninstall install-udev deb clean fuzz fuzz-gpsd sanitize tsan
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -72,9 +72,15 @@ conformance: deps-test release
 	Tools/conformance.sh $(SHARED)/captures/gpsd $(CONFORMANCE_MIN)
 
 # The same captures, field by field (eph, epx…, magvar, every DOP, ATT's heading): the share of
-# gpsd's positions for each field at which gpsfix reports the same value (within 1 %).
+# gpsd's positions for each field at which gpsfix reports the same value (within 1 %), each held
+# to its floor in Tools/conformance/fields-floor.txt (a gate in .ci/run).
 conformance-fields: release
-	python3 Tools/conformance/fields.py $(SHARED)/captures/gpsd
+	python3 Tools/conformance/fields.py --floor Tools/conformance/fields-floor.txt $(SHARED)/captures/gpsd
+
+# cgps against gpsd and against gpsfix serve, side by side in tmux on one capture fed to both:
+# the two screens as text in .build/cgps, and a failure for any row gpsd fills that gpsfix leaves n/a.
+cgps-side-by-side: deps-test release
+	Tools/cgps/side-by-side.sh $(CAPTURE) .build/cgps
 
 # The build and the gpsd tests on each system gpsfix says it runs on: this machine (Debian 12,
 # gpsd 3.22), and minimal Debian 13 (gpsd 3.25) and Debian unstable roots made with debootstrap

@@ -45,7 +45,6 @@ enum GpsdFields {
             time: within(record.ept, Bounds.accuracy))
         fix.horizontalAccuracy = fix.estimatedErrors.horizontal
         fix.verticalAccuracy = fix.estimatedErrors.vertical
-        fix.accuracyIsEstimated = fix.horizontalAccuracy != nil
         var dop = cgps_dop()
         cgps_reader_fix_dop(reader, &dop)
         fix.dop = dilution(dop)

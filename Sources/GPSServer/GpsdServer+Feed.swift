@@ -50,7 +50,9 @@ public final class GpsdFeed: LocationFeed {
     public func take(_ event: LocationEvent, from source: RelaySource) {
         let device = source.index
         if case .sentence = event {
-            if server.takesSentences { server.publish(event, device: device) }
+            // A device is in service from its first sentence, as gpsd lists one from its open:
+            // a client that asks before the first fix is not told there is none.
+            if server.takesSentences { server.publish(event, device: device) } else { server.activate(device: device) }
             return
         }
         // The rate is known once the source has settled it, which may be well after it

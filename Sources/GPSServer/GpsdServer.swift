@@ -290,6 +290,14 @@ public final class GpsdServer: Sendable {
         }
     }
 
+    /// Marks device `device` in service, unless it already is, telling its watchers: what a
+    /// sentence that no client takes still does.
+    public func activate(device: Int) {
+        let now = Clocks.wallSeconds
+        let news = shared.withLock { s in activate(&s, device: device, now: now) }
+        if let news { deliver([(news, .deviceNews)], device: device) }
+    }
+
     /// Marks a device in service, unless it already is; the DEVICE that tells its watchers.
     private func activate(_ s: inout Shared, device: Int, now: Double) -> [UInt8]? {
         guard s.devices[device].activated == nil else { return nil }

@@ -35,7 +35,7 @@ struct ServeCommandTests {
         #expect((tpv["lon"] as? NSNumber)?.doubleValue == 11.5166667 || abs(((tpv["lon"] as? NSNumber)?.doubleValue ?? 0) - 11.516666667) < 1e-9)
         #expect(tpv["device"] as? String == capture)
         let devices = try #require(jsonObject(lines[1])?["devices"] as? [[String: Any]])
-        #expect(devices.first?["path"] as? String == capture)
+        #expect(devices.first?["path"] as? String == capture, "\(lines[1])")
         #expect(await serve.stop() == 0)
     }
 

@@ -21,7 +21,7 @@ import Testing
         // ARCHITECTURE.md, "Values on the hot path": every epoch's fix is copied through the
         // layers; Hashable, Codable and the descriptions add no storage. The instruments'
         // attitude and marine data are two references (`Boxed`), not 112 bytes inline.
-        #expect(MemoryLayout<Fix>.stride == 416)
+        #expect(MemoryLayout<Fix>.stride == 408)
     }
 
     @Test func aFixPrintsItsKnownMembersInUnits() {
@@ -89,6 +89,13 @@ import Testing
         // Null and absent alike are unknown.
         let sparse = try JSONDecoder().decode(Fix.self, from: Data(#"{"mode":2,"speed":null,"isPartialEpoch":false,"dop":{}}"#.utf8))
         #expect(sparse == Fix(mode: .twoD))
+        // gpsd's estimates, when there are any, are kept under their names too.
+        var estimated = fix
+        estimated.estimatedErrors = ErrorEstimates(horizontal: 17.1, time: 0.005)
+        let withEstimates = try JSONEncoder().encode(estimated)
+        let read = try #require(JSONSerialization.jsonObject(with: withEstimates) as? [String: Any])
+        #expect((read["estimatedErrors"] as? [String: Any])?.keys.sorted() == ["horizontal", "time"])
+        #expect(try JSONDecoder().decode(Fix.self, from: withEstimates) == estimated)
     }
 
     @Test func aStoredDateTimeOrPlaceThatCannotBeIsRefused() {

@@ -52,11 +52,11 @@ struct TPVTests {
         fix.course = 123.45678
         fix.magneticVariation = 24.3
         fix.climb = -0.25
-        fix.horizontalAccuracy = 2.5
-        fix.verticalAccuracy = 4.25
-        fix.latitudeError = 1.5
-        fix.longitudeError = 1.75
-        fix.sphericalError = 5.125
+        // gpsd's estimates are what its TPV carries; the receiver's own accuracies are not.
+        fix.horizontalAccuracy = 0.7
+        fix.latitudeError = 0.3
+        fix.estimatedErrors = ErrorEstimates(horizontal: 2.5, latitude: 1.5, longitude: 1.75, vertical: 4.25,
+                                             spherical: 5.125, speed: 3.25, course: 12.3456, climb: 8.5, time: 0.005)
 
         // When
         let report = try Report { GPSDJSON.tpv(fix, device: "/dev/ttyACM0", into: &$0) }
@@ -84,6 +84,10 @@ struct TPVTests {
         #expect(report.double("epy") == 1.5, "latitude error")
         #expect(report.double("epx") == 1.75, "longitude error")
         #expect(report.double("sep") == 5.125)
+        #expect(report.text.contains(#""eps":3.25,"epc":8.50"#), "two decimals, as gpsd")
+        #expect(report.text.contains(#""epd":12.3456"#))
+        #expect(report.text.contains(#""time":"2019-04-12T00:39:56.000Z","ept":0.005,"lat""#), "ept right after time, as gpsd")
+        #expect(report.text.contains(#""magtrack":147.7568"#), "gpsd's: track plus magvar")
         #expect(report["status"] == nil, "a plain GPS fix has no status: the mode implies it")
     }
 

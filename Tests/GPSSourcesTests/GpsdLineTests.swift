@@ -14,11 +14,12 @@ struct GpsdLineTests {
 
     @Test("A TPV keeps only the members gpsfix reads, of the types libgps expects, in a line of its own")
     func tpvRewritten() {
-        // Given gpsd 3.22's TPV, with members gpsfix does not read (device, ept, alt, eph, sep ...)
+        // Given gpsd 3.22's TPV, with members gpsfix does not read (device, alt)
         // When judged / Then it is the same report, written again with only what gpsfix reads
         #expect(judge(GpsdReports.tpv(second: 1)) == .report(.tpv,
             #"{"class":"TPV","mode":3,"time":"2026-12-01T12:00:01.000Z","lat":51.5,"lon":-0.125,"altHAE":100.5,"#
-            + #""altMSL":55.25,"geoidSep":45.25,"speed":1.5,"track":270.5,"climb":-0.5,"magvar":2.5,"epx":3.5,"epy":4.5,"epv":5.5}"#))
+            + #""altMSL":55.25,"geoidSep":45.25,"speed":1.5,"track":270.5,"climb":-0.5,"magvar":2.5,"magtrack":268.0,"#
+            + #""epx":3.5,"epy":4.5,"epv":5.5,"eph":5.8,"sep":8.1,"eps":7.0,"epc":11.0,"ept":0.005}"#))
     }
 
     @Test("Lines that are no gpsd report are rejected, reports gpsfix does not read are other", arguments: [
@@ -110,9 +111,12 @@ struct GpsdDecodingTests {
         #expect(fix.course == 270.5)
         #expect(fix.climb == -0.5)
         #expect(fix.magneticVariation == 2.5)
-        #expect(fix.longitudeError == 3.5)
-        #expect(fix.latitudeError == 4.5)
+        // gpsd's errors are its estimates, passed on as such, and the best accuracies there are.
+        #expect(fix.estimatedErrors == ErrorEstimates(horizontal: 5.8, latitude: 4.5, longitude: 3.5, vertical: 5.5,
+                                                      spherical: 8.1, speed: 7.0, climb: 11.0, time: 0.005))
+        #expect(fix.horizontalAccuracy == 5.8 && fix.accuracyIsEstimated)
         #expect(fix.verticalAccuracy == 5.5)
+        #expect(fix.longitudeError == nil, "the receiver's own comes in gpsd's GST")
         #expect(fix.timestamp?.date == CalendarDate(year: 2026, month: 12, day: 1))
         #expect(fix.timestamp?.time == TimeOfDay(hour: 12, minute: 0, second: 1, millisecond: 0))
     }

@@ -345,7 +345,13 @@ struct ReplayManagerTests {
         #expect(sky.satellites.count == 5)
         #expect(sky.satellitesUsed == 5)
         #expect(sky.satellites.map(\.id.svid) == [4, 5, 9, 12, 24])
-        #expect(sky.dop == DilutionOfPrecision(position: 2.5, horizontal: 1.3, vertical: 2.1))
+        #expect(sky.dop.position == 2.5 && sky.dop.horizontal == 1.3 && sky.dop.vertical == 2.1)
+        // The rest from the five satellites' geometry, as gpsd's fill_dop (numpy's inverse of
+        // GᵀG for these elevations and azimuths: x 1.18446, y 0.91499, t 1.39438, g 2.80807).
+        #expect(abs((sky.dop.longitude ?? 0) - 1.1844571737018363) < 1e-9)
+        #expect(abs((sky.dop.latitude ?? 0) - 0.914993581330588) < 1e-9)
+        #expect(abs((sky.dop.time ?? 0) - 1.3943814024368584) < 1e-9)
+        #expect(abs((sky.dop.geometric ?? 0) - 2.80806879285122) < 1e-9)
     }
 
     // MARK: - Edge cases that once failed

@@ -143,7 +143,7 @@ struct CaptureTests {
         // NMEA 4.11 fields: navigational status V, 20 satellites, DOPs from the 18-field GNGSA
         #expect(fixes.allSatisfy { $0.navigationalStatus == .notValid })
         #expect(fixes.allSatisfy { $0.satellitesUsed == 20 })
-        #expect(fixes.allSatisfy { $0.dop == DilutionOfPrecision(position: 0.94, horizontal: 0.52, vertical: 0.78) })
+        #expect(fixes.allSatisfy { $0.dop.position == 0.94 && $0.dop.horizontal == 0.52 && $0.dop.vertical == 0.78 })
     }
 
     @Test("multignss-10hz: one sky a second, four constellations, two signals merged")

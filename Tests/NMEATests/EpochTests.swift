@@ -114,7 +114,8 @@ struct EpochTests {
             #expect(f.altitude == 545.4)
             // no GSA: a valid GGA with an altitude is taken as 3D
             #expect(f.mode == .threeD)
-            #expect(f.dop.position == nil)
+            // no GSA this epoch: the last one's DOPs stand until restated, as gpsd keeps them
+            #expect(f.dop.position == 2.5)
         }
     }
 

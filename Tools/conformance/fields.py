@@ -2,7 +2,11 @@
 """Field-by-field agreement with gpsd on its regression captures (issue 19's scorer).
 
 Usage:
-  fields.py [--gpsfix BIN] [--per-capture] CAPTURE_DIR
+  fields.py [--gpsfix BIN] [--per-capture] [--floor FILE] CAPTURE_DIR
+
+With --floor, FILE lists "CLASS FIELD MINIMUM" lines (# starts a comment): the run fails
+(exit 1), naming each, when a field's agreement is below its minimum or gpsd's captures no
+longer give it any position. That is the gate .ci/run keeps, so a figure cannot fall unseen.
 
 Runs `gpsfix watch --replay CAPTURE --json --speed max` on every NAME.log that has a
 NAME.log.chk beside it and holds an NMEA position sentence (the captures conformance.sh
@@ -126,7 +130,12 @@ def main(argv):
     args = argv[1:]
     binary = os.path.join(ROOT, ".build/release/gpsfix")
     per_capture = False
+    floor = None
     while args and args[0].startswith("--"):
+        if args[0] == "--floor" and len(args) > 1:
+            floor = args[1]
+            args = args[2:]
+            continue
         if args[0] == "--gpsfix" and len(args) > 1:
             binary = args[1]
             args = args[2:]
@@ -175,6 +184,27 @@ def main(argv):
                 print(f"{cls:5s} {field:9s} {'-':>9s} {0:9d} {0:8d} {unshared:7d}   (gpsd reports none)")
                 continue
             print(f"{cls:5s} {field:9s} {agreeing / positions:9.3f} {positions:9d} {count:8d} {unshared:7d}")
+    if floor is None:
+        return 0
+    failures = []
+    with open(floor) as fh:
+        for line in fh:
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            cls, field, minimum = words[0], words[1], float(words[2])
+            agreeing, positions, _, _ = totals.get((cls, field), (0, 0, 0, 0))
+            if positions == 0:
+                failures.append(f"{cls} {field}: no position to score (floor {minimum:.3f})")
+            elif agreeing / positions < minimum:
+                failures.append(f"{cls} {field}: {agreeing / positions:.3f}, below its floor {minimum:.3f}")
+    for f in failures:
+        print(f"fields: {f}", file=sys.stderr)
+    if failures:
+        print(f"fields: {len(failures)} field(s) fell: fix the regression, or lower the floor in {floor} "
+              "saying why in the commit", file=sys.stderr)
+        return 1
+    print(f"fields: every field at or above its floor ({floor})")
     return 0
 
 

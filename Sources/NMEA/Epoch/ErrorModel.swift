@@ -94,10 +94,7 @@ struct ErrorModel: Sendable {
         e.spherical = estimate(dop.position, uere.overall)
         rates(&e, at: here, time: fix.timestamp)
         fix.estimatedErrors = e
-        if fix.horizontalAccuracy == nil, let h = e.horizontal {
-            fix.horizontalAccuracy = h
-            fix.accuracyIsEstimated = true
-        }
+        if fix.horizontalAccuracy == nil { fix.horizontalAccuracy = e.horizontal }
         if fix.verticalAccuracy == nil { fix.verticalAccuracy = e.vertical }
         completeMagnetic(&fix, at: here)
     }

@@ -81,10 +81,6 @@ public struct Fix: Hashable, Codable, Sendable {
     /// The fix's errors as gpsd estimates them from the DOPs and successive fixes: what a
     /// gpsd TPV carries (`eph`, `epx`, `epy`, `epv`, `sep`, `eps`, `epd`, `epc`, `ept`).
     public var estimatedErrors = ErrorEstimates()
-    /// Whether ``horizontalAccuracy`` is gpsd's estimate from the DOPs rather than the
-    /// receiver's own figure: an estimate from geometry alone, that knows nothing of multipath
-    /// or a poor sky, so an app may want to treat it more warily.
-    public var accuracyIsEstimated = false
 
     /// No fix: ``mode`` ``FixMode/noFix`` and every measurement unknown, for a source to fill in.
     public init() {}
@@ -130,6 +126,15 @@ public struct Fix: Hashable, Codable, Sendable {
         self.isPartialEpoch = isPartialEpoch
         self.attitude = attitude
         self.marine = marine
+    }
+
+    /// Whether ``horizontalAccuracy`` is gpsd's estimate from the DOPs
+    /// (``ErrorEstimates/horizontal``) rather than the receiver's own figure: an estimate from
+    /// geometry alone, that knows nothing of multipath or a poor sky, so an app may want to
+    /// treat it more warily. (A receiver's figure equal to the estimate to the last bit reads
+    /// as estimated: it is the same number.)
+    public var accuracyIsEstimated: Bool {
+        horizontalAccuracy != nil && horizontalAccuracy == estimatedErrors.horizontal
     }
 
     /// Metres per second of speed error, as CoreLocation's `speedAccuracy`: gpsd's estimate
