@@ -112,6 +112,14 @@ struct Checker: ~Copyable {
         if let e = fix.errorStatistics {
             for member in GPSDReportTable.gst { within("GST \(member.name)", e[keyPath: member.keyPath], member.range) }
         }
+        if let m = fix.marine {
+            for member in GPSDReportTable.tpvMarine { within("TPV \(member.name)", m[keyPath: member.keyPath], member.range) }
+            within("transducer offset", m.transducerOffset, Bounds.transducerOffset)
+            within("true wind angle", m.trueWindAngle, Bounds.course)
+        }
+        if let a = fix.attitude {
+            for member in GPSDReportTable.att { within("ATT \(member.name)", a[keyPath: member.keyPath], member.range) }
+        }
 
         writer.removeAll()
         GPSDJSON.tpv(fix, device: "fuzz", into: &writer)
@@ -121,6 +129,10 @@ struct Checker: ~Copyable {
         GPSDJSON.gst(fix, device: GPSDJSON.Device("fuzz"), into: &writer)
         checkText("GST")
         readBack(gst: fix)
+        writer.removeAll()
+        GPSDJSON.att(fix, device: GPSDJSON.Device("fuzz"), into: &writer)
+        checkText("ATT")
+        readBack(att: fix)
         writer.removeAll()
         TextFormat.line(fix, into: &writer)
         checkText("text")

@@ -56,6 +56,8 @@ extension Checker {
         guard json["mode"]?.int == fix.mode.rawValue else { return fail("TPV mode not read back") }
         guard fix.mode >= .twoD, fix.coordinate != nil else { return }
         for row in GPSDReportTable.tpv { member(json, row, of: fix, what: "TPV") }
+        let marine = fix.marine ?? MarineData()
+        for row in GPSDReportTable.tpvMarine { member(json, row, of: marine, what: "TPV") }
         if let time = json["time"]?.string {
             let year = Int(String(time.prefix(4))) ?? 0
             if !Bounds.year.contains(year) { fail("TPV time \(time) outside the year window") }
@@ -65,6 +67,11 @@ extension Checker {
     mutating func readBack(gst fix: Fix) {
         guard let e = fix.errorStatistics, let json = report("GST") else { return }
         for row in GPSDReportTable.gst { member(json, row, of: e, what: "GST") }
+    }
+
+    mutating func readBack(att fix: Fix) {
+        guard let a = fix.attitude, let json = report("ATT") else { return }
+        for row in GPSDReportTable.att { member(json, row, of: a, what: "ATT") }
     }
 
     mutating func readBack(sky: SkyView) {

@@ -47,6 +47,10 @@ public enum GpsdJSONReports {
         // A TPV's errors are gpsd's estimates; a vehicle's accuracies are the best it sent.
         fix.horizontalAccuracy = fix.estimatedErrors.horizontal
         fix.verticalAccuracy = fix.estimatedErrors.vertical
+        // An instrument's depth, water temperature and wind, by their rows too.
+        var marine = MarineData()
+        for member in GPSDReportTable.tpvMarine { read(member, from: json, into: &marine) }
+        if !marine.isEmpty { fix.marine = marine }
         return fix
     }
 

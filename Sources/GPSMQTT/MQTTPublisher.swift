@@ -6,7 +6,9 @@ import Synchronization
 
 /// Publishes a source's events to a broker as gpsd JSON, the bytes `watch --json` prints
 /// (without the line's end): each fix as a TPV to `PREFIX/tpv`, retained so that a new
-/// subscriber has the last one at once; each sky view as a SKY to `PREFIX/sky`; and gpsfix's
+/// subscriber has the last one at once, and its attitude, when an instrument beside the
+/// receiver stated one, as an ATT to `PREFIX/att` (retained too); each sky view as a SKY to
+/// `PREFIX/sky`; and gpsfix's
 /// presence at `PREFIX/status`, `online` (retained) on every connection and `offline` as the
 /// last will, which the broker publishes when gpsfix goes dark without a goodbye.
 ///
@@ -17,7 +19,7 @@ import Synchronization
 public final class MQTTPublisher: LocationFeed {
     /// What is published where, and how.
     public struct Options: Sendable {
-        /// The topics under the prefix: `PREFIX/tpv`, `/sky`, `/status`.
+        /// The topics under the prefix: `PREFIX/tpv`, `/sky`, `/att`, `/status`.
         public var topics: MQTTTopics
         /// 0 or 1, for TPV, SKY and status.
         public var qos: Int
@@ -65,13 +67,17 @@ public final class MQTTPublisher: LocationFeed {
     /// is waited for there, and what is published meanwhile is queued).
     public func start() { client.start() }
 
-    /// Publishes what `event` reports: a TPV or a SKY; nothing for the rest. `device`, when
+    /// Publishes what `event` reports: a TPV (and an ATT) or a SKY; nothing for the rest. `device`, when
     /// given, puts it under `PREFIX/NAME/` (several receivers in one process).
     public func publish(_ event: LocationEvent, device name: String? = nil) {
         switch event {
         case .fix(let fix):
             client.publish(MQTTMessage(topic: options.topics.tpv(device: name), payload: Self.tpv(fix, device(name)),
                                        qos: options.qos, retain: true))
+            if fix.attitude != nil {
+                client.publish(MQTTMessage(topic: options.topics.att(device: name), payload: Self.att(fix, device(name)),
+                                           qos: options.qos, retain: true))
+            }
         case .sky(let sky):
             client.publish(MQTTMessage(topic: options.topics.sky(device: name), payload: Self.sky(sky, device(name)),
                                        qos: options.qos))
@@ -117,6 +123,12 @@ public final class MQTTPublisher: LocationFeed {
     static func tpv(_ fix: Fix, _ device: GPSDJSON.Device) -> [UInt8] {
         var w = ByteWriter(capacity: 512)
         GPSDJSON.tpv(fix, device: device, into: &w)
+        return withoutNewline(w.bytes)
+    }
+
+    static func att(_ fix: Fix, _ device: GPSDJSON.Device) -> [UInt8] {
+        var w = ByteWriter(capacity: 256)
+        GPSDJSON.att(fix, device: device, into: &w)
         return withoutNewline(w.bytes)
     }
 

@@ -1,5 +1,5 @@
 /// The topics a receiver's reports go to under a prefix: `PREFIX/tpv`, `PREFIX/sky`,
-/// `PREFIX/status`; with a device name (several receivers in one `serve`), `PREFIX/NAME/…`.
+/// `PREFIX/att`, `PREFIX/status`; with a device name (several receivers in one `serve`), `PREFIX/NAME/…`.
 public struct MQTTTopics: Sendable, Equatable {
     /// The topic levels every report goes under, without the slashes around them (an
     /// `MQTTAddress`'s `prefix`: `gps/car`); publishable, so no `+` or `#`.
@@ -15,6 +15,10 @@ public struct MQTTTopics: Sendable, Equatable {
     /// Where gpsd's SKY reports go: `PREFIX/sky`, or `PREFIX/NAME/sky` for `device`, named as
     /// ``name(_:)`` makes it one topic level.
     public func sky(device: String? = nil) -> String { topic("sky", device) }
+    /// Where gpsd's ATT reports go (an attitude an instrument beside the receiver stated):
+    /// `PREFIX/att`, or `PREFIX/NAME/att` for `device`, named as ``name(_:)`` makes it one
+    /// topic level.
+    public func att(device: String? = nil) -> String { topic("att", device) }
     /// gpsfix's own presence under the prefix: `online` (retained), `offline` (the will).
     public var status: String { prefix + "/status" }
 

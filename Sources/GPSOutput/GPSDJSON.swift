@@ -46,7 +46,10 @@ public enum GPSDJSON {
         }
         // Every measurement only with a fix, as gpsd writes them: one row each in
         // `GPSDReportTable.tpv`, written by the code generated from it.
-        if fix.mode >= .twoD { tpvMembers(fix, into: &w) }
+        if fix.mode >= .twoD {
+            tpvMembers(fix, into: &w)
+            if let m = fix.marine { tpvMarineMembers(m, into: &w) }
+        }
         w.append("}\n")
     }
 
@@ -104,6 +107,18 @@ public enum GPSDJSON {
             w.append(byte: 0x22)
         }
         gstMembers(e, into: &w)
+        w.append("}\n")
+    }
+
+    /// An `ATT` report: the attitude the instruments beside the receiver stated in the epoch
+    /// of `fix` (``Fix/attitude``), written after its TPV; nothing when they stated none. As
+    /// gpsd writes one for an HDT: no time (the instruments state none), and only the members
+    /// known.
+    public static func att(_ fix: Fix, device: Device, into w: inout ByteWriter) {
+        guard let a = fix.attitude else { return }
+        w.append("{\"class\":\"ATT\"")
+        w.append(bytes: device.fragment)
+        attMembers(a, into: &w)
         w.append("}\n")
     }
 

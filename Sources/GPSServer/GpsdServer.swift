@@ -196,7 +196,14 @@ public final class GpsdServer: Sendable {
             w.removeAll()
             // gpsd writes the epoch's GST after its TPV, for watchers of its JSON.
             GPSDJSON.gst(fix, device: tag, into: &w)
-            item = (w.isEmpty ? tpv : tpv + Self.crlf(w.bytes), .report)
+            var reports = w.isEmpty ? tpv : tpv + Self.crlf(w.bytes)
+            // And an ATT when an instrument beside the receiver stated an attitude.
+            if fix.attitude != nil {
+                w.removeAll()
+                GPSDJSON.att(fix, device: tag, into: &w)
+                reports += Self.crlf(w.bytes)
+            }
+            item = (reports, .report)
             lastTPV = Array(tpv.dropLast(2))
         case .sky(let sky):
             GPSDJSON.sky(sky, device: tag, into: &w)

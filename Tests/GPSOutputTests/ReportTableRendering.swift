@@ -19,6 +19,9 @@ enum ReportTableRendering {
             members("satellite", "Satellite", GPSDReportTable.satellite.map(ReportRowText.init),
                     "A SKY satellite's measurements (`GPSDReportTable.satellite`)."),
             members("gst", "ErrorStatistics", GPSDReportTable.gst.map(ReportRowText.init), "GST's measurements (`GPSDReportTable.gst`)."),
+            members("tpvMarine", "MarineData", GPSDReportTable.tpvMarine.map(ReportRowText.init),
+                    "TPV's marine members (`GPSDReportTable.tpvMarine`)."),
+            members("att", "Attitude", GPSDReportTable.att.map(ReportRowText.init), "ATT's measurements (`GPSDReportTable.att`)."),
         ]
         text += functions.joined(separator: "\n")
         return text + "}\n"

@@ -116,6 +116,29 @@ struct ReportTableTests {
         }
     }
 
+    @Test("Each marine TPV row and each ATT row names its value, written with the row's decimals, alone")
+    func instrumentRows() throws {
+        try writesOnlyItsOwn(GPSDReportTable.tpvMarine, blank: MarineData(), value: sample) { m in
+            var fix = Fix(coordinate: Coordinate(latitude: 0, longitude: 0), mode: .threeD)
+            fix.marine = m
+            return try Report { GPSDJSON.tpv(fix, into: &$0) }.both
+        }
+        try writesOnlyItsOwn(GPSDReportTable.att, blank: Attitude(), value: sample) { a in
+            var fix = Fix()
+            fix.attitude = a
+            return try Report { GPSDJSON.att(fix, device: GPSDJSON.Device(nil), into: &$0) }.both
+        }
+        // Without a fix a TPV carries no measurement, an instrument's neither (as gpsd writes it);
+        // without an attitude there is no ATT.
+        var noFix = Fix()
+        noFix.marine = MarineData(depth: 5.4)
+        #expect(try Report { GPSDJSON.tpv(noFix, into: &$0) }.json["depth"] == nil)
+        var w = ByteWriter()
+        GPSDJSON.att(Fix(), device: GPSDJSON.Device(nil), into: &w)
+        let nothing = w.isEmpty
+        #expect(nothing)
+    }
+
     @Test("Every row's range is one of Bounds' (or magnetic variation with its sign), and names are unique in a class")
     func ranges() {
         for (name, rows) in GPSDReportTable.classes {

@@ -14,7 +14,7 @@ enum MQTTOptions {
     ]
 
     static let serve: [OptionSpec] = [
-        .value("--mqtt", "URL", "Also publish gpsd JSON to a broker: mqtt://[USER@]HOST[:PORT]/PREFIX or mqtts://… (PREFIX/tpv retained, PREFIX/sky, PREFIX/status online/offline)."),
+        .value("--mqtt", "URL", "Also publish gpsd JSON to a broker: mqtt://[USER@]HOST[:PORT]/PREFIX or mqtts://… (PREFIX/tpv retained, PREFIX/sky, PREFIX/att, PREFIX/status online/offline)."),
         .value("--mqtt-qos", "0|1", "QoS of what is published (default 0). At 1, up to \(MQTTClient.defaultQueueCapacity) reports are kept while the broker is away."),
         .flag("--mqtt-homeassistant", "Publish a Home Assistant discovery config: the receiver appears as a device_tracker."),
         .value("--mqtt-in", "URL", "Re-serve a fleet from a broker over gpsd's protocol, one device per publisher: mqtt://[USER@]HOST[:PORT]/PREFIX, wildcards allowed (fleet/+)."),

@@ -2,7 +2,8 @@ import GPSLocation
 import GPSOutput
 
 /// `--json`: gpsd's reports as `gpspipe -w` prints them — a TPV per epoch, followed by the
-/// epoch's GST when the receiver sent one, and a SKY per cycle that listed satellites.
+/// epoch's GST when the receiver sent one and its ATT when an instrument stated an attitude,
+/// and a SKY per cycle that listed satellites.
 struct GpsdJSONLines: LineFormat {
     private let tag: GPSDJSON.Device
     private let device: (@Sendable () -> String?)?
@@ -20,10 +21,18 @@ struct GpsdJSONLines: LineFormat {
         case .fix(let fix):
             startLine(&w)
             GPSDJSON.tpv(fix, device: tag, into: &w)
-            guard fix.errorStatistics != nil else { return 1 }
-            startLine(&w)
-            GPSDJSON.gst(fix, device: tag, into: &w)
-            return 2
+            var lines = 1
+            if fix.errorStatistics != nil {
+                startLine(&w)
+                GPSDJSON.gst(fix, device: tag, into: &w)
+                lines += 1
+            }
+            if fix.attitude != nil {
+                startLine(&w)
+                GPSDJSON.att(fix, device: tag, into: &w)
+                lines += 1
+            }
+            return lines
         case .sky(let sky):
             startLine(&w)
             GPSDJSON.sky(sky, device: tag, into: &w)

@@ -21,6 +21,10 @@ struct LiveView: Sendable {
     /// not from the fix's own time: a replayed fix is years old, a receiver's clock is not ours.
     private(set) var fixArrival: Double?
     private(set) var sky: SkyView?
+    /// The last attitude and marine data any fix carried: an instrument beside the receiver
+    /// may speak less often than the receiver, and its rows stay rather than blink.
+    private(set) var attitude: Attitude?
+    private(set) var marine: MarineData?
     private(set) var status: SourceStatus?
     private(set) var failure: LocationError?
     private(set) var fixes = 0
@@ -64,6 +68,8 @@ struct LiveView: Sendable {
             fix = f
             fixArrival = time
             fixes += 1
+            if let a = f.attitude { attitude = a }
+            if let m = f.marine { marine = m }
         case .sky(let s):
             sky = s
             skyViews += 1
@@ -202,7 +208,41 @@ struct LiveView: Sendable {
             row("Fix", mode),
             row("DOP", dops),
             row("Accuracy", accuracy),
-        ]
+        ] + instrumentLines()
+    }
+
+    /// What the instruments beside the receiver said last, a row for each that said anything:
+    /// the heading and attitude, the water, the wind.
+    private func instrumentLines() -> [String] {
+        let T = LiveViewText.self
+        var rows: [String] = []
+        func angle(_ value: Double) -> String { T.decimal(value, 1) + degree }
+        if let a = attitude {
+            var parts: [String] = []
+            if let h = a.heading { parts.append(T.bearing(h, 1) + degree + " true " + T.compassPoint(h)) }
+            if let h = a.magneticHeading { parts.append(T.bearing(h, 1) + degree + " magnetic") }
+            if let p = a.pitch { parts.append("pitch " + angle(p)) }
+            if let r = a.roll { parts.append("roll " + angle(r)) }
+            if let t = a.rateOfTurn { parts.append("turn " + angle(t) + "/min") }
+            if !parts.isEmpty { rows.append(row("Heading", parts.joined(separator: "   "))) }
+        }
+        guard let m = marine else { return rows }
+        var water: [String] = []
+        if let d = m.depth { water.append("depth " + T.decimal(d, 1) + " m") }
+        if let o = m.transducerOffset { water.append("offset " + T.decimal(o, 1) + " m") }
+        if let t = m.waterTemperature { water.append(T.decimal(t, 1) + degree + "C") }
+        if !water.isEmpty { rows.append(row("Water", water.joined(separator: "   "))) }
+        var wind: [String] = []
+        func speed(_ v: Double?) -> String { v.map { " " + T.decimal($0, 1) + " m/s" } ?? "" }
+        if m.apparentWindAngle != nil || m.apparentWindSpeed != nil {
+            wind.append("apparent " + (m.apparentWindAngle.map { T.bearing($0, 0) + degree } ?? "—") + speed(m.apparentWindSpeed))
+        }
+        if m.trueWindAngle != nil || m.trueWindSpeed != nil {
+            wind.append("true " + (m.trueWindAngle.map { T.bearing($0, 0) + degree } ?? "—") + speed(m.trueWindSpeed))
+        }
+        if let d = m.trueWindDirection { wind.append("from " + T.bearing(d, 0) + degree + " " + T.compassPoint(d)) }
+        if !wind.isEmpty { rows.append(row("Wind", wind.joined(separator: "   "))) }
+        return rows
     }
 
     private var degree: String { unicode ? "°" : "" }

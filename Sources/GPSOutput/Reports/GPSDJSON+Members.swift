@@ -59,4 +59,26 @@ extension GPSDJSON {
         optional(",\"lon\":", r.longitudeError, 3, &w)
         optional(",\"alt\":", r.altitudeError, 3, &w)
     }
+
+    /// TPV's marine members (`GPSDReportTable.tpvMarine`). Each is left out when unknown.
+    @inline(__always)
+    static func tpvMarineMembers(_ r: MarineData, into w: inout ByteWriter) {
+        optional(",\"depth\":", r.depth, 3, &w)
+        optional(",\"wanglem\":", bearing: r.magneticWindDirection, 1, &w)
+        optional(",\"wangler\":", bearing: r.apparentWindAngle, 1, &w)
+        optional(",\"wanglet\":", bearing: r.trueWindDirection, 1, &w)
+        optional(",\"wspeedr\":", r.apparentWindSpeed, 1, &w)
+        optional(",\"wspeedt\":", r.trueWindSpeed, 1, &w)
+        optional(",\"wtemp\":", r.waterTemperature, 1, &w)
+    }
+
+    /// ATT's measurements (`GPSDReportTable.att`). Each is left out when unknown.
+    @inline(__always)
+    static func attMembers(_ r: Attitude, into w: inout ByteWriter) {
+        optional(",\"heading\":", bearing: r.heading, 3, &w)
+        optional(",\"mheading\":", bearing: r.magneticHeading, 3, &w)
+        optional(",\"pitch\":", r.pitch, 2, &w)
+        optional(",\"roll\":", r.roll, 2, &w)
+        optional(",\"rot\":", r.rateOfTurn, 3, &w)
+    }
 }

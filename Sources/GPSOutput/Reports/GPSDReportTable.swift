@@ -55,6 +55,41 @@ public enum GPSDReportTable {
                      range: ValueRange(Bounds.accuracy), unit: "m", "spherical error, gpsd's estimate: PDOP × 19 m"),
     ]
 
+    /// TPV's marine members, after the rest, from `Fix.marine` (an instrument beside the
+    /// receiver: DBT, DPT, MTW, MWV, MWD), as gpsd 3.22 writes them: `depth` to 3 decimals,
+    /// the wind to 1.
+    public static let tpvMarine: [ReportMember<MarineData>] = [
+        ReportMember("depth", \.depth, path: "depth", decimals: 3,
+                     range: ValueRange(Bounds.depth), unit: "m", "depth below the transducer (DBT, DPT)"),
+        ReportMember("wanglem", \.magneticWindDirection, path: "magneticWindDirection", decimals: 1,
+                     range: ValueRange(Bounds.course), bearing: true, unit: "°", "true wind's direction, magnetic (MWD)"),
+        ReportMember("wangler", \.apparentWindAngle, path: "apparentWindAngle", decimals: 1,
+                     range: ValueRange(Bounds.course), bearing: true, unit: "°", "apparent wind's angle from the bow (MWV)"),
+        ReportMember("wanglet", \.trueWindDirection, path: "trueWindDirection", decimals: 1,
+                     range: ValueRange(Bounds.course), bearing: true, unit: "°", "true wind's direction, true (MWD)"),
+        ReportMember("wspeedr", \.apparentWindSpeed, path: "apparentWindSpeed", decimals: 1,
+                     range: ValueRange(Bounds.windSpeed), unit: "m/s", "apparent wind's speed (MWV)"),
+        ReportMember("wspeedt", \.trueWindSpeed, path: "trueWindSpeed", decimals: 1,
+                     range: ValueRange(Bounds.windSpeed), unit: "m/s", "true wind's speed (MWD, MWV)"),
+        ReportMember("wtemp", \.waterTemperature, path: "waterTemperature", decimals: 1,
+                     range: ValueRange(Bounds.waterTemperature), unit: "°C", "water temperature (MTW)"),
+    ]
+
+    /// ATT: the attitude of `Fix.attitude` (HDT, THS, HDG, HDM, ROT, XDR), written after its
+    /// epoch's TPV; precision as gpsd 3.22 writes `heading` and `pitch`.
+    public static let att: [ReportMember<Attitude>] = [
+        ReportMember("heading", \.heading, path: "heading", decimals: 3,
+                     range: ValueRange(Bounds.course), bearing: true, unit: "°", "heading, true (HDT, THS)"),
+        ReportMember("mheading", \.magneticHeading, path: "magneticHeading", decimals: 3,
+                     range: ValueRange(Bounds.course), bearing: true, unit: "°", "heading, magnetic (HDM, HDG)"),
+        ReportMember("pitch", \.pitch, path: "pitch", decimals: 2,
+                     range: ValueRange(Bounds.pitch), unit: "°", "pitch, bow up positive (XDR)"),
+        ReportMember("roll", \.roll, path: "roll", decimals: 2,
+                     range: ValueRange(Bounds.roll), unit: "°", "roll, starboard down positive (XDR)"),
+        ReportMember("rot", \.rateOfTurn, path: "rateOfTurn", decimals: 3,
+                     range: ValueRange(Bounds.rateOfTurn), unit: "°/min", "rate of turn, to starboard positive (ROT)"),
+    ]
+
     /// TPV's latitude: a reader needs it and `longitude` for a fix.
     public static let latitude = ReportMember<Fix>("lat", \.coordinate?.latitude, path: "coordinate?.latitude", decimals: 9,
                                                    range: ValueRange(Bounds.latitude), unit: "°", "latitude, north positive")
@@ -111,10 +146,11 @@ public enum GPSDReportTable {
     /// The classes as the README lists them: a class's name, and its rows' names, units,
     /// precision, ranges and meanings (its records differ, so each is listed in its words).
     public static let classes: [(name: String, rows: [ReportRowText])] = [
-        ("TPV", tpv.map(ReportRowText.init)),
+        ("TPV", tpv.map(ReportRowText.init) + tpvMarine.map(ReportRowText.init)),
         ("SKY", sky.map(ReportRowText.init)),
         ("SKY satellites[]", satellite.map(ReportRowText.init)),
         ("GST", gst.map(ReportRowText.init)),
+        ("ATT", att.map(ReportRowText.init)),
     ]
 }
 

@@ -54,6 +54,9 @@ struct Epoch {
         @Unknowable var sphericalError: Double?
         var navigationalStatus: NavigationalStatus?
         var hasSky = false
+        /// What the instruments beside the receiver said (HDT … MWD), the latest of each.
+        var attitude = Attitude()
+        var marine = MarineData()
     }
 
     var said = Statements()

@@ -28,9 +28,15 @@ public struct EpochAssembler: Sendable {
     private var lastSignature: Signature?
     private var firedBy: Signature?
     /// The fix reported for this epoch, when `hasDelivered`. Kept with a flag rather than as
-    /// an optional: asking an optional fix whether it is nil copies it.
+    /// an optional: asking an optional fix whether it is nil copies it. Its instruments' part
+    /// is their latest reading, reported or not (`consumeInstrument`).
     private var delivered = Fix()
     private var hasDelivered = false
+    /// `delivered` holds an instrument's reading not yet sent (`consumeInstrument`).
+    private var instrumentNews = false
+    /// The last epoch's own depth, water and wind readings: they stand in this epoch's fix
+    /// until this epoch's come (`instruments(into:)`).
+    private var lastMarine = MarineData()
     /// Whether a sentence has been merged since the epoch was last reported: if not, the
     /// fix would come out the same, and building it again (a few hundred bytes) is wasted.
     private var mergedSinceReport = false
@@ -83,6 +89,9 @@ public struct EpochAssembler: Sendable {
         /// A position that gives way to its epoch's others rather than split from them (GGA;
         /// see `Epoch.offer`).
         var positionGivesWay = false
+        /// From an instrument beside the receiver (a heading sensor, a depth sounder), sent at
+        /// its own rate: never a cycle's start or end (see `consumeInstrument`).
+        var outsideCycle = false
 
         init(time: TimeOfDay? = nil, position: Coordinate? = nil) {
             self.time = time
@@ -94,6 +103,8 @@ public struct EpochAssembler: Sendable {
     mutating func consume<S: EpochInput>(_ sentence: S, kind: SentenceKind, talker: Talker?, emit: (EngineEvent) -> Void) {
         var facts = sentence.facts
         facts.kind = kind
+        if facts.outsideCycle { return consumeInstrument(sentence, facts: facts, talker: talker, emit: emit) }
+        if instrumentNews { sendInstrumentNews(emit: emit) }
         let simulated = !acceptsSimulatedFixes && sentence.isSimulated
         if simulated { facts.position = nil }
         let key = Self.key(facts, talker: talker)
@@ -157,7 +168,9 @@ public struct EpochAssembler: Sendable {
 
     /// Ends the stream: reports the epoch in progress, if it holds anything.
     public mutating func finish(emit: (EngineEvent) -> Void) {
+        if instrumentNews { sendInstrumentNews(emit: emit) }
         if !held.isEmpty { release(asNextEpoch: true, emit: emit) }
+        if epoch.isEmpty { reportInstrumentsAlone(emit: emit) }
         close(emit: emit)
     }
 
@@ -222,6 +235,7 @@ public struct EpochAssembler: Sendable {
             lastAltitude = (solution, a, epoch.geoidSeparation)
         }
         if hasDelivered { errors.endEpoch(with: delivered) }
+        lastMarine = epoch.marine
         epoch.reset()
         hasDelivered = false
         skyDelivered = false
@@ -300,6 +314,7 @@ public struct EpochAssembler: Sendable {
     /// The fix as the epoch's sentences state it, nothing estimated.
     private mutating func makeStatedFix() -> Fix {
         var fix = Fix()
+        instruments(into: &fix)
         if let t = epoch.time { fix.timestamp = FixTime(date: resolvedDate(), time: t) }
         fix.isPartialEpoch = epoch.isCut
         let claimsFix = epoch.validSignals > 0
@@ -397,14 +412,84 @@ public struct EpochAssembler: Sendable {
         if dop.horizontal == nil { dop.horizontal = epoch.ggaHDOP }
         return SkyView(timestamp: timestamp, satellites: satellites, dop: errors.completed(dop))
     }
+
+    // MARK: - Instruments beside the receiver
+
+    /// A sentence of an instrument on the receiver's wire (a heading sensor, a depth sounder, a
+    /// wind instrument: `Facts.outsideCycle`). It comes at the instrument's own rate, not in the
+    /// receiver's cycle (a compass at 10 Hz beside a 1 Hz receiver), so it never starts or ends
+    /// an epoch and is never learned as an ender: its measurement joins the epoch in progress,
+    /// the latest of each kind, and goes out with the epoch's fix. One that comes after that fix
+    /// is out goes out in a corrected fix: an attitude that adds a member the fix lacked at once
+    /// (a heading sensor that speaks after the receiver's burst), as gpsd sends an ATT when an
+    /// HDT arrives; a new depth, water temperature or wind when the receiver speaks again (or
+    /// the stream ends), so that a sounder's, a thermometer's and a wind instrument's sentences
+    /// in a row make one correction, not one each. A newer compass reading of a heading already
+    /// out is kept (in `delivered` too, so that it alone never makes a correction that would
+    /// unlearn the ender) and goes out only with a correction something else makes: not a fix
+    /// again for every reading of a 10 Hz compass.
+    private mutating func consumeInstrument<S: EpochInput>(_ sentence: S, facts: Facts, talker: Talker?,
+                                                           emit: (EngineEvent) -> Void) {
+        let key = Self.key(facts, talker: talker)
+        if epoch.isEmpty {
+            // Nothing from a receiver yet, or no receiver on the wire: an instrument's sentence
+            // repeated ends what the instruments said, in a fix of their own.
+            if epoch.occurrences(key) > 0 { reportInstrumentsAlone(emit: emit) }
+            _ = epoch.count(key)
+        }
+        sentence.merge(into: &epoch, talker: talker, key: key, statistics: &statistics)
+        guard hasDelivered else { return }
+        var fix = delivered
+        instruments(into: &fix)
+        let attitude = fix.attitude?.adds(to: delivered.attitude) == true
+        let marine = fix.marine != delivered.marine
+        delivered = fix
+        if attitude {
+            instrumentNews = false
+            emit(.fix(fix))
+        } else if marine {
+            instrumentNews = true
+        }
+    }
+
+    /// The corrected fix an instrument's reading made (`consumeInstrument`), before the next of
+    /// the receiver's sentences is taken.
+    private mutating func sendInstrumentNews(emit: (EngineEvent) -> Void) {
+        instrumentNews = false
+        if hasDelivered { emit(.fix(delivered)) }
+    }
+
+    /// What the instruments beside the receiver said this epoch, boxed only where one did. A
+    /// depth, water temperature or wind this epoch has not stated (yet) is the last epoch's:
+    /// a sounder or a wind instrument speaks once a cycle, often after the receiver's fix is
+    /// out, and its reading stands until its next, for one epoch at most, rather than blink
+    /// off in every fix that goes out before it. A heading is this epoch's only: an ATT is a
+    /// heading sensor's sentence, as gpsd sends it.
+    private mutating func instruments(into fix: inout Fix) {
+        if !epoch.attitude.isEmpty { fix.attitude = epoch.attitude }
+        let marine = epoch.marine.filled(from: lastMarine)
+        if !marine.isEmpty { fix.marine = marine }
+    }
+
+    /// Reports what the instruments said while no receiver did, in a fix of its own (no
+    /// position, no time), and starts afresh.
+    private mutating func reportInstrumentsAlone(emit: (EngineEvent) -> Void) {
+        var fix = Fix()
+        instruments(into: &fix)
+        epoch.reset()
+        guard fix.attitude != nil || fix.marine != nil else { return }
+        emit(.fix(fix))
+        statistics.fixes += 1
+    }
 }
 
 /// Counts kept by the assembler, for `gpsfix` statistics and tests.
 public struct EpochStatistics: Hashable, Codable, Sendable {
     /// Reporting cycles closed, each with at least one sentence.
     public var epochs = 0
-    /// Fixes reported, one per epoch or one per part where an epoch was split; a corrected fix
-    /// for an epoch already reported is not counted again.
+    /// Fixes reported, one per epoch or one per part where an epoch was split, and those of
+    /// instruments alone on the wire; a corrected fix for an epoch already reported (an
+    /// instrument's reading after it included) is not counted again.
     public var fixes = 0
     /// Epochs reported at their learned ender rather than when the next began.
     public var earlyReports = 0

@@ -60,6 +60,29 @@ public enum Bounds {
     /// Four-digit years (ZDA). GPS time began in 1980; a two-digit year keeps its pivot
     /// (80–99 are 19xx, 00–79 are 20xx), so RMC dates fall in 1980–2079.
     public static let year = 1980...2179
+
+    // The instruments that share a boat's NMEA wire with its receiver (HDT, THS, HDG, HDM,
+    // ROT, XDR, DBT, DPT, MTW, MWV, MWD).
+
+    /// Degrees of a heading or a wind's direction, clockwise from north or from the bow. 360
+    /// is north as 0 is, and some compasses write it so: read as 0.
+    public static let heading = 0.0...360.0
+    /// Degrees per minute of a rate of turn (ROT), to starboard positive: ten turns a second,
+    /// beyond any vehicle a heading sensor rides on.
+    public static let rateOfTurn = -216_000.0...216_000.0
+    /// Degrees of pitch, bow up positive (XDR).
+    public static let pitch = -90.0...90.0
+    /// Degrees of roll, starboard down positive (XDR).
+    public static let roll = -180.0...180.0
+    /// Metres of water below a transducer (DBT, DPT): to the deepest ocean floor.
+    public static let depth = 0.0...11_000.0
+    /// Metres between a depth transducer and the waterline (positive) or the keel (negative),
+    /// DPT's offset: more than any ship's draught.
+    public static let transducerOffset = -100.0...100.0
+    /// Degrees Celsius of water (MTW): from brine colder than freezing to boiling.
+    public static let waterTemperature = -10.0...100.0
+    /// Metres per second of wind (MWV, MWD): above any gust measured (113 m/s).
+    public static let windSpeed = 0.0...150.0
     /// Derived values are held to the same table: climb between two fixes (`verticalSpeed`),
     /// the ellipsoidal height as MSL plus separation (`altitude`), the horizontal error from
     /// its two components (`accuracy`). A derived value outside is unknown.

@@ -40,6 +40,8 @@ extension Fix: CustomStringConvertible, CustomDebugStringConvertible {
         if let timestamp { parts.append("timestamp: \(timestamp.iso8601)") }
         if let satellitesUsed { parts.append("satellitesUsed: \(satellitesUsed)") }
         if let e = errorStatistics { parts.append("errorStatistics: \(e.words)") }
+        if let attitude { parts.append("attitude: \(attitude)") }
+        if let marine { parts.append("marine: \(marine)") }
         parts.append("mode: \(mode.words)")
         if let quality { parts.append("quality: \(quality.name)") }
         if let navigationalStatus { parts.append("navigationalStatus: \(navigationalStatus)") }
@@ -154,6 +156,30 @@ extension ErrorStatistics {
                      ("altitudeError", altitudeError)]
             .compactMap { name, value in value.map { "\(name) \($0)" } }
         return "(\(known.joined(separator: ", ")))"
+    }
+}
+
+extension Attitude: CustomStringConvertible {
+    /// "Attitude(heading 25.5°, pitch 1.2°, rate of turn 3.0°/min)": the members known.
+    public var description: String {
+        let known = [("heading", heading, "°"), ("magnetic heading", magneticHeading, "°"), ("pitch", pitch, "°"),
+                     ("roll", roll, "°"), ("rate of turn", rateOfTurn, "°/min")]
+            .compactMap { name, value, unit in value.map { "\(name) \(fixed($0, 1))\(unit)" } }
+        return "Attitude(\(known.joined(separator: ", ")))"
+    }
+}
+
+extension MarineData: CustomStringConvertible {
+    /// "MarineData(depth 5.40 m, water 14.5 °C, apparent wind 57.5°, apparent wind 6.7 m/s)":
+    /// the members known.
+    public var description: String {
+        let known = [("depth", depth, 2, " m"), ("transducer offset", transducerOffset, 2, " m"),
+                     ("water", waterTemperature, 1, " °C"), ("apparent wind", apparentWindAngle, 1, "°"),
+                     ("apparent wind", apparentWindSpeed, 1, " m/s"), ("true wind", trueWindAngle, 1, "° off the bow"),
+                     ("true wind from", trueWindDirection, 1, "° true"), ("true wind from", magneticWindDirection, 1, "° magnetic"),
+                     ("true wind", trueWindSpeed, 1, " m/s")]
+            .compactMap { name, value, decimals, unit in value.map { "\(name) \(fixed($0, decimals))\(unit)" } }
+        return "MarineData(\(known.joined(separator: ", ")))"
     }
 }
 

@@ -49,6 +49,14 @@ public struct Fix: Hashable, Codable, Sendable {
     /// live source that reads the bytes itself (a serial port, a TCP stream); nil from the
     /// engine, which has no clock, from replays, which are not live, and from gpsd.
     @Unknowable public var arrival: Double?
+    /// Heading, magnetic heading, pitch, roll and rate of turn from the instruments on the
+    /// receiver's wire this epoch (HDT, THS, HDG, HDM, ROT, XDR: ``Attitude``); nil when none
+    /// said any. Kept out of line (``Boxed``): most fixes have none.
+    @Boxed public var attitude: Attitude?
+    /// Depth, water temperature and wind from the instruments on the receiver's wire this
+    /// epoch, or the last epoch's until restated (DBT, DPT, MTW, MWV, MWD: ``MarineData``); nil
+    /// when none said any. Kept out of line.
+    @Boxed public var marine: MarineData?
     /// The dilutions of precision the receiver stated for this cycle (GSA, GGA, GNS, PUBX),
     /// reported with or without a fix.
     public var dop = DilutionOfPrecision()
@@ -94,7 +102,8 @@ public struct Fix: Hashable, Codable, Sendable {
                 arrival: Double? = nil, dop: DilutionOfPrecision = DilutionOfPrecision(),
                 timestamp: FixTime? = nil, satellitesUsed: Int? = nil, errorStatistics: ErrorStatistics? = nil,
                 mode: FixMode? = nil, quality: FixQuality? = nil, navigationalStatus: NavigationalStatus? = nil,
-                isPartialEpoch: Bool = false) {
+                isPartialEpoch: Bool = false,
+                attitude: Attitude? = nil, marine: MarineData? = nil) {
         self.coordinate = coordinate
         self.altitude = altitude
         self.ellipsoidalAltitude = ellipsoidalAltitude
@@ -118,6 +127,8 @@ public struct Fix: Hashable, Codable, Sendable {
         self.quality = quality
         self.navigationalStatus = navigationalStatus
         self.isPartialEpoch = isPartialEpoch
+        self.attitude = attitude
+        self.marine = marine
     }
 
     /// Whether ``horizontalAccuracy`` is gpsd's estimate from the DOPs

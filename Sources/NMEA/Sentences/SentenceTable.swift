@@ -18,6 +18,9 @@ public enum SentenceTable {
         .of(GGA.self), .of(RMC.self), .of(GSA.self), .of(GSV.self), .of(VTG.self), .of(GLL.self),
         .of(ZDA.self), .of(GNS.self), .of(GST.self), .of(GBS.self), .of(PGRME.self), .of(PUBXPosition.self),
         .of(PGRMZ.self),
+        // The instruments beside the receiver (`Instruments.swift`).
+        .of(HDT.self), .of(THS.self), .of(HDG.self), .of(HDM.self), .of(ROT.self), .of(XDR.self),
+        .of(DBT.self), .of(DPT.self), .of(MTW.self), .of(MWV.self), .of(MWD.self),
     ]
 
     /// Decodes a checked sentence into its type; nil for one gpsfix does not read.
