@@ -44,6 +44,7 @@ public enum GpsdJSONReports {
         fix.coordinate = Coordinate(latitude: latitude, longitude: longitude)
         // Every other measurement, each by its row (the coordinate's are read whole, above).
         for member in GPSDReportTable.tpv { read(member, from: json, into: &fix) }
+        fix.datum = json["datum"]?.string.flatMap { Datum(gpsdName: $0) }
         return fix
     }
 

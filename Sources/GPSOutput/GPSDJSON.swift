@@ -47,6 +47,11 @@ public enum GPSDJSON {
         // Every measurement only with a fix, as gpsd writes them: one row each in
         // `GPSDReportTable.tpv`, written by the code generated from it.
         if fix.mode >= .twoD { tpvMembers(fix, into: &w) }
+        // gpsd's `datum` (its `processDTM`'s names), a string: no row of the table.
+        if fix.mode >= .twoD, let datum = fix.datum {
+            w.append(",\"datum\":")
+            w.appendJSONString(datum.name)
+        }
         w.append("}\n")
     }
 

@@ -50,6 +50,8 @@ struct Epoch {
         @Unknowable var sphericalError: Double?
         var navigationalStatus: NavigationalStatus?
         var hasSky = false
+        /// The local datum of the cycle's first DTM.
+        var datum: Datum?
     }
 
     var said = Statements()

@@ -342,6 +342,7 @@ public struct EpochAssembler: Sendable {
         }
         fix.verticalAccuracy = epoch.altitudeError ?? epoch.verticalAccuracy
         fix.sphericalError = epoch.sphericalError
+        fix.datum = epoch.datum
         return fix
     }
 

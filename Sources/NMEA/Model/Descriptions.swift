@@ -43,6 +43,7 @@ extension Fix: CustomStringConvertible, CustomDebugStringConvertible {
         parts.append("mode: \(mode.words)")
         if let quality { parts.append("quality: \(quality.name)") }
         if let navigationalStatus { parts.append("navigationalStatus: \(navigationalStatus)") }
+        if let datum { parts.append("datum: \(datum.name)") }
         if isPartialEpoch { parts.append("isPartialEpoch: true") }
         return "Fix(\(parts.joined(separator: ", ")))"
     }

@@ -45,6 +45,10 @@ public struct Fix: Hashable, Codable, Sendable {
     public var dop = DilutionOfPrecision()
     /// UTC time of the epoch; its date is nil until the stream has told one (RMC or ZDA).
     public var timestamp: FixTime?
+    /// The datum the coordinate is in, as the cycle's DTM named it (gpsd's TPV `datum`); nil
+    /// when the receiver sent no DTM, which means WGS 84 for every receiver gpsfix knows.
+    /// Reported with a fix only. (Four bytes, here where the timestamp leaves them free.)
+    @PackedDatum public var datum: Datum?
     /// Satellites used in the solution, 0…140 (``Bounds/satellites``), as GGA, GNS or PUBX
     /// count them; nil when the receiver did not say.
     public var satellitesUsed: Int?
@@ -81,7 +85,8 @@ public struct Fix: Hashable, Codable, Sendable {
                 arrival: Double? = nil, dop: DilutionOfPrecision = DilutionOfPrecision(),
                 timestamp: FixTime? = nil, satellitesUsed: Int? = nil, errorStatistics: ErrorStatistics? = nil,
                 mode: FixMode? = nil, quality: FixQuality? = nil, navigationalStatus: NavigationalStatus? = nil,
-                isPartialEpoch: Bool = false) {
+                isPartialEpoch: Bool = false,
+                datum: Datum? = nil) {
         self.coordinate = coordinate
         self.altitude = altitude
         self.ellipsoidalAltitude = ellipsoidalAltitude
@@ -104,6 +109,7 @@ public struct Fix: Hashable, Codable, Sendable {
         self.quality = quality
         self.navigationalStatus = navigationalStatus
         self.isPartialEpoch = isPartialEpoch
+        self.datum = datum
     }
 
     /// Whether this is a position fix, 2D or 3D; false when the receiver has none.
