@@ -382,6 +382,7 @@ public struct EpochAssembler: Sendable {
         }
         var dop = epoch.dop
         if dop.horizontal == nil { dop.horizontal = epoch.ggaHDOP }
+        epoch.applyResiduals(to: &satellites)
         return SkyView(timestamp: timestamp, satellites: satellites, dop: dop)
     }
 }

@@ -74,6 +74,7 @@ extension Satellite: CustomStringConvertible {
         if let azimuth { parts.append("az \(fixed(azimuth, 0))°") }
         if let snr { parts.append("\(fixed(snr, 0)) dB-Hz") }
         if used { parts.append("used") }
+        if let rangeResidual { parts.append("residual \(fixed(rangeResidual, 2)) m") }
         let name = "\(id.constellation.name) \(id.svid)"
         return parts.isEmpty ? name : "\(name) (\(parts.joined(separator: ", ")))"
     }

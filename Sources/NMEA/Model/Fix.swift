@@ -128,15 +128,20 @@ public struct Satellite: Hashable, Codable, Sendable {
     @Unknowable public var snr: Double?
     /// Whether the receiver used it in the solution (GSA).
     public var used: Bool
+    /// Metres its measured range lies from the solution (GRS), for integrity monitoring, to the
+    /// centimetre; nil when the receiver sent no GRS for it. (Four bytes, in `used`'s padding.)
+    @Centimetres public var rangeResidual: Double?
 
     /// A satellite as stated, every measurement left out unknown and not used; not checked
     /// against ``Bounds``: for tests, and for sources that are not NMEA.
-    public init(id: SatelliteID, elevation: Double? = nil, azimuth: Double? = nil, snr: Double? = nil, used: Bool = false) {
+    public init(id: SatelliteID, elevation: Double? = nil, azimuth: Double? = nil, snr: Double? = nil, used: Bool = false,
+                rangeResidual: Double? = nil) {
         self.id = id
         self.elevation = elevation
         self.azimuth = azimuth
         self.snr = snr
         self.used = used
+        self.rangeResidual = rangeResidual
     }
 }
 
