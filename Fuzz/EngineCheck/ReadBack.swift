@@ -56,6 +56,7 @@ extension Checker {
         guard json["mode"]?.int == fix.mode.rawValue else { return fail("TPV mode not read back") }
         guard fix.mode >= .twoD, fix.coordinate != nil else { return }
         for row in GPSDReportTable.tpv { member(json, row, of: fix, what: "TPV") }
+        if json["datum"]?.string.flatMap({ Datum(gpsdName: $0) }) != fix.datum { fail("TPV datum not read back") }
         if let time = json["time"]?.string {
             let year = Int(String(time.prefix(4))) ?? 0
             if !Bounds.year.contains(year) { fail("TPV time \(time) outside the year window") }

@@ -107,6 +107,9 @@ struct GpsdJSONReportsEdgeTests {
                     for (r, s) in zip(read.satellites, sky.satellites) {
                         #expect(near(r.azimuth, s.azimuth, 1, bearing: true) && near(r.elevation, s.elevation, 1) && r.used == s.used, "\(name) \(s.id)")
                     }
+                case .note:
+                    // gpsd's JSON has no report for a receiver's TXT.
+                    break
                 }
             }
         }

@@ -8,6 +8,9 @@ public enum EngineEvent: Equatable, Sendable {
     /// The satellites the epoch's GSV sets listed, those its GSAs used marked: right after the
     /// fix it belongs to (and carrying its timestamp), only for an epoch that listed satellites.
     case sky(SkyView)
+    /// A message the receiver sent as text (TXT, its parts joined), as soon as it is whole: no
+    /// part of any epoch, so between fixes wherever it came.
+    case note(ReceiverNote)
 }
 
 /// Groups decoded sentences into reporting cycles and reports each as soon as it is complete.
@@ -46,6 +49,9 @@ public struct EpochAssembler: Sendable {
     /// The last GGA's altitude and the position it belongs with: a plotter may restate that
     /// position in the next second's GLL, and the altitude is still that position's.
     private var lastAltitude: (solution: Coordinate, altitude: Double, geoidSeparation: Double?)?
+
+    /// TXT messages being joined: they belong to no epoch (`TXT.feed`).
+    var notes = NoteAssembly()
 
     /// Whether a receiver's simulator or demo output counts as a fix (see `init`).
     public let acceptsSimulatedFixes: Bool
@@ -157,6 +163,7 @@ public struct EpochAssembler: Sendable {
     public mutating func finish(emit: (EngineEvent) -> Void) {
         if !held.isEmpty { release(asNextEpoch: true, emit: emit) }
         close(emit: emit)
+        notes.finish(emit: emit)
     }
 
     // The helpers below that only read are still `mutating`: called from a mutating method,

@@ -18,7 +18,7 @@ public enum SentenceTable {
         .of(GGA.self), .of(RMC.self), .of(GSA.self), .of(GSV.self), .of(VTG.self), .of(GLL.self),
         .of(ZDA.self), .of(GNS.self), .of(GST.self), .of(GBS.self), .of(PGRME.self), .of(PUBXPosition.self),
         .of(PGRMZ.self),
-        .of(DTM.self), .of(GRS.self),
+        .of(DTM.self), .of(GRS.self), .of(TXT.self),
     ]
 
     /// Decodes a checked sentence into its type; nil for one gpsfix does not read.
