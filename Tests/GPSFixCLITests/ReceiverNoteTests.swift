@@ -1,7 +1,6 @@
 import Foundation
 import NMEA
 import GPSLocation
-import GPSLocationTesting
 import GPSTestSupport
 import Synchronization
 import Testing
@@ -74,7 +73,7 @@ struct ReceiverNoteLogTests {
     func serve() {
         let said = Mutex<[String]>([])
         let feed = ServeNotes.Feed(note: { line in said.withLock { $0.append(line) } }, servesLastFix: true, several: false)
-        let manager = ScriptedLocationManager([])
+        let manager = NamedManager()
         let source = RelaySource(index: 0, service: LocationService(manager: manager))
         for text in ["ANTENNA OK", "ANTENNA OK", "ANTENNA OPEN"] { feed.take(.note(note(text)), from: source) }
         feed.stop()
@@ -91,6 +90,14 @@ struct ReceiverNoteLogTests {
         #expect(frame.last == "Receiver  warning: ANTENNA OPEN\\u{7}")
         #expect(!frame.contains { $0.contains("ANTENNA OK") })
     }
+}
+
+/// A source that only has a name.
+private final class NamedManager: LocationManagerInterface, @unchecked Sendable {
+    var delegate: (any LocationManagerDelegate)?
+    let sourceDescription = "/dev/ttyTEST"
+    func startUpdatingLocation() {}
+    func stopUpdatingLocation() {}
 }
 
 private let gpsdCaptures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
