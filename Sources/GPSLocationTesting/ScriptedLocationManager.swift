@@ -6,7 +6,7 @@ import Synchronization
 
 /// A receiver that reports what a test wrote down, behind `LocationManagerInterface`: inject
 /// it where the app takes a manager (a `LocationService`, a view model), play a script of
-/// fixes, sky views, statuses, sentences, failures and pauses, then check what the app made of
+/// fixes, sky views, statuses, sentences, receiver notes, failures and pauses, then check what the app made of
 /// it and how often it started and stopped the source.
 ///
 ///     let manager = ScriptedLocationManager([.fix(Fix(coordinate: .init(latitude: 52, longitude: 4))), .end])
