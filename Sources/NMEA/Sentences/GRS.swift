@@ -50,6 +50,7 @@ public struct GRS: Equatable, Sendable {
 /// Up to twelve range residuals in metres, each nil where its field was empty: kept inline
 /// (NaN for nil), so decoding a GRS allocates nothing.
 public struct RangeResiduals: RandomAccessCollection, Equatable, Sendable {
+    /// The most residuals a GRS carries: twelve, one per satellite field.
     public static let capacity = 12
     private var storage = InlineArray<12, Double>(repeating: .nan)
     /// How many residual fields were read, 0…12, empty ones included.
@@ -65,7 +66,9 @@ public struct RangeResiduals: RandomAccessCollection, Equatable, Sendable {
         count += 1
     }
 
+    /// 0.
     public var startIndex: Int { 0 }
+    /// ``count``.
     public var endIndex: Int { count }
 
     /// The residual of the `position`-th satellite of the matching GSA, nil where none was sent.
@@ -75,6 +78,7 @@ public struct RangeResiduals: RandomAccessCollection, Equatable, Sendable {
         return value.isNaN ? nil : value
     }
 
+    /// The same residuals (nil where nil) in the same places.
     public static func == (a: RangeResiduals, b: RangeResiduals) -> Bool {
         a.count == b.count && a.indices.allSatisfy { a[$0] == b[$0] }
     }
