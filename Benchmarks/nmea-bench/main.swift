@@ -41,6 +41,7 @@ let withJSON = seconds {
             switch event {
             case .fix(let fix): GPSDJSON.tpv(fix, device: tag, into: &out)
             case .sky(let sky): GPSDJSON.sky(sky, device: tag, into: &out)
+            case .note: break
             }
             if out.count > 1 << 19 {
                 written += out.count

@@ -95,7 +95,14 @@ struct Checker: ~Copyable {
         switch event {
         case .fix(let fix): check(fix)
         case .sky(let sky): check(sky)
+        case .note(let note): check(note)
         }
+    }
+
+    /// A receiver's note: its text within its bound, its kind a number TXT can carry.
+    mutating func check(_ note: ReceiverNote) {
+        if note.text.utf8.count > ReceiverNote.maximumLength { fail("note of \(note.text.utf8.count) bytes") }
+        if let s = note.severity, !(0...99).contains(s.rawValue) { fail("note severity \(s.rawValue)") }
     }
 
     mutating func check(_ fix: Fix) {
@@ -148,6 +155,7 @@ struct Checker: ~Copyable {
             if seen.contains(s.id) { fail("satellite \(s.id) listed twice") }
             seen.append(s.id)
             for member in GPSDReportTable.satellite { within("satellite \(member.name)", s[keyPath: member.keyPath], member.range) }
+            within("satellite range residual", s.rangeResidual, Bounds.rangeResidual)
         }
         if sky.satellitesUsed > sky.satellites.count { fail("more used than seen") }
         if sky.satellites.count > Bounds.satellites.upperBound { fail("\(sky.satellites.count) satellites in one sky view") }

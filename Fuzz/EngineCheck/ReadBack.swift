@@ -58,6 +58,7 @@ extension Checker {
         for row in GPSDReportTable.tpv { member(json, row, of: fix, what: "TPV") }
         let marine = fix.marine ?? MarineData()
         for row in GPSDReportTable.tpvMarine { member(json, row, of: marine, what: "TPV") }
+        if json["datum"]?.string.flatMap({ Datum(gpsdName: $0) }) != fix.datum { fail("TPV datum not read back") }
         if let time = json["time"]?.string {
             let year = Int(String(time.prefix(4))) ?? 0
             if !Bounds.year.contains(year) { fail("TPV time \(time) outside the year window") }

@@ -67,11 +67,16 @@ struct RecordCommand {
         let note = UncheckedBox(terminal)
         sourceRun.armInterrupts()
         terminal.note("gpsfix: recording \(path) into \(file); Ctrl-C to stop")
+        let notes = ReceiverNoteLog()
         let (end, _) = sourceRun.run { event in
             if case .status(let status) = event, let text = StatusWords.line(status, source: path, reception: manager.reception) {
                 note.value.note("gpsfix: " + text)
             }
+            if case .note(let receiverNote) = event {
+                for line in notes.lines(receiverNote, source: path) { note.value.note("gpsfix: " + line) }
+            }
         }
+        for line in notes.flush() { terminal.note("gpsfix: " + line) }
         sourceRun.service.stop()
         writer.close()
         if case .error(let error)? = end, writer.bytesWritten == 0 {
@@ -102,9 +107,13 @@ extension RecordCommand {
         let run = SourceRun(service)
         run.armInterrupts()
         terminal.note("gpsfix: recording \(source) as \(writer.kind) into \(file); Ctrl-C to stop")
+        let notes = ReceiverNoteLog()
         let (end, _) = run.run { event in
             if case .status(let status) = event, let text = StatusWords.line(status, source: source, reception: manager.reception) {
                 note.value.note("gpsfix: " + text)
+            }
+            if case .note(let receiverNote) = event {
+                for line in notes.lines(receiverNote, source: source) { note.value.note("gpsfix: " + line) }
             }
             do throws(LocationError) {
                 try writer.write(event)
@@ -114,6 +123,7 @@ extension RecordCommand {
                 service.stop()
             }
         }
+        for line in notes.flush() { terminal.note("gpsfix: " + line) }
         if case .error? = end, writer.isEmpty {
             writer.discard()
         } else {

@@ -19,6 +19,9 @@ public enum LocationEvent: Hashable, Codable, Sendable {
     case error(LocationError)
     /// A checked NMEA sentence as received, when the source forwards them.
     case sentence(String)
+    /// A message the receiver sent as text (TXT: "ANTENNA OK", its firmware at start-up):
+    /// the receiver's words, to be escaped before they are shown (`PeerText`).
+    indirect case note(ReceiverNote)
 
     /// Whether this is the last event of the source's run.
     ///
@@ -28,6 +31,16 @@ public enum LocationEvent: Hashable, Codable, Sendable {
 
     /// Whether this is a `.status`, asked without taking anything out of the event.
     public var isStatus: Bool { Self.isStatus(self) }
+
+    /// Whether this is a `.note`, asked without taking anything out of the event.
+    public var isNote: Bool { Self.isNote(self) }
+
+    private static func isNote(_ event: borrowing LocationEvent) -> Bool {
+        switch event {
+        case .note: true
+        default: false
+        }
+    }
 
     private static func isTerminal(_ event: borrowing LocationEvent) -> Bool {
         switch event {

@@ -52,12 +52,16 @@ public protocol LocationManagerDelegate: AnyObject, Sendable {
     func locationManager(_ manager: any LocationManagerInterface, didFailWithError error: LocationError)
     /// A checked NMEA sentence exactly as received (without its line ending), for passthrough.
     func locationManager(_ manager: any LocationManagerInterface, didReceiveSentence sentence: String)
+    /// A message the receiver sent as text (TXT), whole: its antenna's state, its firmware,
+    /// an error. The text is the receiver's: escape it before showing it (`PeerText`).
+    func locationManager(_ manager: any LocationManagerInterface, didReceiveNote note: ReceiverNote)
 }
 
 public extension LocationManagerDelegate {
     func locationManager(_ manager: any LocationManagerInterface, didUpdateSkyView sky: SkyView) {}
     func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus) {}
     func locationManager(_ manager: any LocationManagerInterface, didReceiveSentence sentence: String) {}
+    func locationManager(_ manager: any LocationManagerInterface, didReceiveNote note: ReceiverNote) {}
 }
 
 /// The state of a source, as a person watching it would want to know.

@@ -339,6 +339,11 @@ public final class LocationService: LocationManagerDelegate {
         broadcast(.sentence(sentence))
     }
 
+    /// A receiver's note (TXT), passed to every subscriber.
+    public func locationManager(_ manager: any LocationManagerInterface, didReceiveNote note: ReceiverNote) {
+        broadcast(.note(note))
+    }
+
     /// The source's state, passed to every subscriber; a terminal one ends the run: requests
     /// still waiting fail, streams end.
     public func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus) {

@@ -6,7 +6,7 @@ import Synchronization
 
 /// A receiver that reports what a test wrote down, behind `LocationManagerInterface`: inject
 /// it where the app takes a manager (a `LocationService`, a view model), play a script of
-/// fixes, sky views, statuses, sentences, failures and pauses, then check what the app made of
+/// fixes, sky views, statuses, sentences, receiver notes, failures and pauses, then check what the app made of
 /// it and how often it started and stopped the source.
 ///
 ///     let manager = ScriptedLocationManager([.fix(Fix(coordinate: .init(latitude: 52, longitude: 4))), .end])
@@ -36,6 +36,8 @@ public final class ScriptedLocationManager: LocationManagerInterface {
         case status(SourceStatus)
         /// A checked sentence as received, for passthrough (`didReceiveSentence`).
         case sentence(String)
+        /// A receiver's note (TXT), as `didReceiveNote`.
+        case note(ReceiverNote)
         /// The source cannot go on: terminal.
         case failure(LocationError)
         /// Nothing for this long, cut short by a stop.
@@ -241,6 +243,7 @@ public final class ScriptedLocationManager: LocationManagerInterface {
             case .sky(let sky): delegate.locationManager(self, didUpdateSkyView: sky)
             case .status(let status): delegate.locationManager(self, didChangeStatus: status)
             case .sentence(let sentence): delegate.locationManager(self, didReceiveSentence: sentence)
+            case .note(let note): delegate.locationManager(self, didReceiveNote: note)
             case .failure(let error): delegate.locationManager(self, didFailWithError: error)
             case .end: delegate.locationManager(self, didChangeStatus: .finished(counted))
             case .pause: break

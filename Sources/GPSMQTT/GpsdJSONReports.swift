@@ -51,6 +51,7 @@ public enum GpsdJSONReports {
         var marine = MarineData()
         for member in GPSDReportTable.tpvMarine { read(member, from: json, into: &marine) }
         if !marine.isEmpty { fix.marine = marine }
+        fix.datum = json["datum"]?.string.flatMap { Datum(gpsdName: $0) }
         return fix
     }
 

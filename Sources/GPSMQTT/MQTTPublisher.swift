@@ -25,7 +25,8 @@ public final class MQTTPublisher: LocationFeed {
         public var qos: Int
         /// The `device` member of each report: the source, as `watch --json` names it.
         public var source: String
-        /// Home Assistant's discovery config, published with the birth when set.
+        /// Home Assistant's discovery configs (the tracker and its sensors), published with the
+        /// birth when set.
         public var homeAssistant: HomeAssistantDiscovery?
 
         /// Options for `topics`, at `qos`, with reports of device `source`.
@@ -52,7 +53,7 @@ public final class MQTTPublisher: LocationFeed {
         let status = options.topics.status
         settings.will = MQTTMessage(topic: status, text: "offline", qos: 1, retain: true)
         settings.birth = [MQTTMessage(topic: status, text: "online", qos: 1, retain: true)]
-            + [options.homeAssistant?.message(qos: 1)].compactMap { $0 }
+            + (options.homeAssistant?.messages(qos: 1) ?? [])
         self.options = options
         device = GPSDJSON.Device(options.source)
         let relay = RelayLink()

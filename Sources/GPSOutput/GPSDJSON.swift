@@ -49,6 +49,11 @@ public enum GPSDJSON {
         if fix.mode >= .twoD {
             tpvMembers(fix, into: &w)
             if let m = fix.marine { tpvMarineMembers(m, into: &w) }
+            // gpsd's `datum` (its `processDTM`'s names), a string: no row of the table.
+            if let datum = fix.datum {
+                w.append(",\"datum\":")
+                w.appendJSONString(datum.name)
+            }
         }
         w.append("}\n")
     }

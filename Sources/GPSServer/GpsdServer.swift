@@ -228,7 +228,8 @@ public final class GpsdServer: Sendable {
             }
             guard let news else { return }
             return deliver([(news, .deviceNews)], device: device)
-        case .status, .error:
+        case .status, .error, .note:
+            // gpsd's protocol has no report for a receiver's TXT (gpsd only logs it).
             return
         }
         let now = Clocks.wallSeconds

@@ -11,6 +11,7 @@ final class Recorder: LocationManagerDelegate {
         case status(SourceStatus)
         case failure(LocationError)
         case sentence(String)
+        case note(ReceiverNote)
     }
 
     private let state = Mutex<(calls: [Call], threads: [pthread_t])>(([], []))
@@ -32,4 +33,5 @@ final class Recorder: LocationManagerDelegate {
     func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus) { record(.status(status)) }
     func locationManager(_ manager: any LocationManagerInterface, didFailWithError error: LocationError) { record(.failure(error)) }
     func locationManager(_ manager: any LocationManagerInterface, didReceiveSentence sentence: String) { record(.sentence(sentence)) }
+    func locationManager(_ manager: any LocationManagerInterface, didReceiveNote note: ReceiverNote) { record(.note(note)) }
 }

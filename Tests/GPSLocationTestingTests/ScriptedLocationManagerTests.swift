@@ -13,7 +13,7 @@ import Testing
     @Test func playsItsScriptInOrderOnAThreadOfItsOwnAndEndsCountingTheFixes() async {
         // Given
         let manager = ScriptedLocationManager([.status(.started), .fix(here), .sky(sky), .sentence("$GPGGA,x"),
-                                               .fix(Fix()), .fix(there), .end])
+                                               .note(ReceiverNote(severity: .notice, text: "ANTENNA OK")), .fix(Fix()), .fix(there), .end])
         let recorder = Recorder()
         manager.delegate = recorder
         // When
@@ -23,13 +23,14 @@ import Testing
         var ended = Statistics()
         ended.epochs.epochs = 3
         ended.epochs.fixes = 2
-        #expect(recorder.calls == [.status(.started), .fix(here), .sky(sky), .sentence("$GPGGA,x"), .fix(Fix()),
+        #expect(recorder.calls == [.status(.started), .fix(here), .sky(sky), .sentence("$GPGGA,x"),
+                                   .note(ReceiverNote(severity: .notice, text: "ANTENNA OK")), .fix(Fix()),
                                    .fix(there), .status(.finished(ended))])
         #expect(recorder.threads.allSatisfy { pthread_equal($0, recorder.threads[0]) != 0 })
         #expect(pthread_equal(recorder.threads[0], pthread_self()) == 0)
         #expect(manager.statistics == ended)
         #expect(!manager.isRunning)
-        #expect((manager.startCount, manager.stopCount, manager.playCount, manager.stepsDelivered) == (1, 0, 1, 7))
+        #expect((manager.startCount, manager.stopCount, manager.playCount, manager.stepsDelivered) == (1, 0, 1, 8))
     }
 
     @Test func insideStartHasDeliveredEverythingWhenStartReturns() {

@@ -77,11 +77,13 @@ import Testing
                       speed: 0.5, dop: DilutionOfPrecision(horizontal: 0.9), timestamp: time, satellitesUsed: 8,
                       quality: .dgps)
         fix.errorStatistics = ErrorStatistics(rms: 1.5)
+        fix.datum = .pe90
         let data = try JSONEncoder().encode(fix)
         let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(Set(object.keys) == ["coordinate", "altitude", "speed", "dop", "timestamp", "satellitesUsed",
-                                     "errorStatistics", "mode", "quality", "isPartialEpoch"])
+                                     "errorStatistics", "mode", "quality", "isPartialEpoch", "datum"])
         #expect(object["altitude"] as? Double == 12.5)
+        #expect(object["datum"] as? String == "P90")
         #expect((object["dop"] as? [String: Any])?.keys.sorted() == ["horizontal"])
         let decoded = try JSONDecoder().decode(Fix.self, from: data)
         #expect(decoded == fix)
@@ -134,7 +136,8 @@ import Testing
         let reception = Reception(source: "/dev/ttyUSB0", bytes: 10, baud: 9600)
         #expect(try JSONDecoder().decode(Reception.self, from: JSONEncoder().encode(reception)) == reception)
         let events: [LocationEvent] = [.fix(Fix(coordinate: .init(latitude: 1, longitude: 2))), .sky(SkyView()),
-                                       .status(.started), .sentence("$GPGGA"), .error(error)]
+                                       .status(.started), .sentence("$GPGGA"), .note(ReceiverNote(severity: .warning, text: "ANTENNA OPEN")),
+                                       .note(ReceiverNote(severity: nil, text: "x", isComplete: false)), .error(error)]
         #expect(try JSONDecoder().decode([LocationEvent].self, from: JSONEncoder().encode(events)) == events)
     }
 }

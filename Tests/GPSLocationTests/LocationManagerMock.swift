@@ -19,6 +19,7 @@ final class LocationManagerMock: LocationManagerInterface {
         case status(SourceStatus)
         case error(LocationError)
         case sentence(String)
+        case note(ReceiverNote)
         /// Nothing for a while (cut short by `stopUpdatingLocation()`).
         case pause(Duration)
     }
@@ -144,6 +145,8 @@ final class LocationManagerMock: LocationManagerInterface {
                 delegate.locationManager(self, didFailWithError: error)
             case .sentence(let sentence):
                 delegate.locationManager(self, didReceiveSentence: sentence)
+            case .note(let note):
+                delegate.locationManager(self, didReceiveNote: note)
             }
             state.withLock { $0.stepsDelivered += 1 }
         }

@@ -388,13 +388,14 @@ struct LocationServiceTests {
         #expect(sut.lastFix == good)
     }
 
-    @Test("updates() yields fixes, sky views, sentences and statuses in order, ending with the terminal one", .timeLimit(.minutes(1)))
+    @Test("updates() yields fixes, sky views, sentences, notes and statuses in order, ending with the terminal one", .timeLimit(.minutes(1)))
     func eventsStream() async {
         // Given
         let a = Fix.sample(second: 0), b = Fix.sample(second: 1)
         let finished = SourceStatus.finished(emptyStatistics)
+        let note = ReceiverNote(severity: .notice, text: "ANTENNA OK")
         let locationManagerMock = LocationManagerMock(script: [
-            .status(.started), .sentence("$GPGGA,120000.00,,,,,0,00,,,M,,M,,*4B"), .fix(a), .sky(.sample),
+            .status(.started), .sentence("$GPGGA,120000.00,,,,,0,00,,,M,,M,,*4B"), .note(note), .fix(a), .sky(.sample),
             .status(.stale(after: .seconds(2))), .status(.streaming), .fix(b), .status(finished),
         ])
         let sut = LocationService(manager: locationManagerMock)
@@ -405,9 +406,10 @@ struct LocationServiceTests {
         // Then
         #expect(streamed.finished)
         #expect(streamed.elements == [
-            .status(.started), .sentence("$GPGGA,120000.00,,,,,0,00,,,M,,M,,*4B"), .fix(a), .sky(.sample),
+            .status(.started), .sentence("$GPGGA,120000.00,,,,,0,00,,,M,,M,,*4B"), .note(note), .fix(a), .sky(.sample),
             .status(.stale(after: .seconds(2))), .status(.streaming), .fix(b), .status(finished),
         ])
+        #expect(streamed.elements.filter(\.isNote) == [.note(note)])
         #expect(streamed.elements.last?.isTerminal == true)
     }
 

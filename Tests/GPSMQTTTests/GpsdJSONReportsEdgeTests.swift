@@ -55,6 +55,15 @@ struct GpsdJSONReportsEdgeTests {
         #expect(new.course == 0)
     }
 
+    @Test("datum: gpsd's names and plain codes are read; anything else is no datum")
+    func datum() {
+        let read = [#""WGS84""#, #""PE90""#, #""User Defined""#, #""EUR""#, #""W 84""#, #""ABCDE""#, "84"].map { member -> Datum? in
+            guard case .fix(let fix)? = report(#"{"class":"TPV","mode":2,"lat":1,"lon":2,"datum":\#(member)}"#) else { return nil }
+            return fix.datum
+        }
+        #expect(read == [.wgs84, .pe90, .userDefined, Datum(code: "EUR"), nil, nil, nil])
+    }
+
     @Test("times: second 60 only at 23:59, a fraction all digits", arguments: [
         ("2024-06-15T03:12:07.000Z", true), ("2024-12-31T23:59:60.000Z", true), ("2024-06-15T12:59:60.000Z", false),
         ("2024-06-15T03:12:07.0a0Z", false), ("2024-06-15T03:12:07.000123Z", true), ("2024-06-15T03:12:07.12x4Z", false),
@@ -98,6 +107,9 @@ struct GpsdJSONReportsEdgeTests {
                     for (r, s) in zip(read.satellites, sky.satellites) {
                         #expect(near(r.azimuth, s.azimuth, 1, bearing: true) && near(r.elevation, s.elevation, 1) && r.used == s.used, "\(name) \(s.id)")
                     }
+                case .note:
+                    // gpsd's JSON has no report for a receiver's TXT.
+                    break
                 }
             }
         }

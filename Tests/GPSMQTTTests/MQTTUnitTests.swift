@@ -105,5 +105,93 @@ struct MQTTUnitTests {
                 && template.contains("'gps_accuracy'"))
         let device = try #require(config["device"] as? [String: Any])
         #expect((device["identifiers"] as? [String]) == ["gpsfix_gpsfix-vm-fleet_van7"])
+        #expect(template.contains("value_json.eph") && !template.contains("default(0)"), "never a 0 accuracy for a missing eph")
     }
+
+    @Test("Home Assistant's discovery: three sensors of the tracker's device, satellites used and seen from SKY, the fix mode from TPV")
+    func homeAssistantSensors() throws {
+        // Given the discovery of one receiver
+        let ha = HomeAssistantDiscovery(objectID: "gpsfix-vm-car", name: "gpsfix car", topics: MQTTTopics(prefix: "car"),
+                                        softwareVersion: "0.1.0")
+        // When its messages are made
+        let messages = ha.messages(qos: 1)
+        // Then the tracker's first, then one retained config per sensor
+        #expect(messages.map(\.topic) == ["homeassistant/device_tracker/gpsfix-vm-car/config",
+                                          "homeassistant/sensor/gpsfix-vm-car/satellites_used/config",
+                                          "homeassistant/sensor/gpsfix-vm-car/satellites_seen/config",
+                                          "homeassistant/sensor/gpsfix-vm-car/fix_mode/config"])
+        #expect(messages.allSatisfy { $0.retain && $0.qos == 1 })
+        let configs = try messages.map { try #require(try JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any]) }
+        let tracker = try #require(configs.first)
+        var uniqueIDs: Set<String> = []
+        for (config, expected) in zip(configs.dropFirst(), [("car/sky", "{{ value_json.uSat }}"), ("car/sky", "{{ value_json.nSat }}"), ("car/tpv", nil)]) {
+            #expect(config["state_topic"] as? String == expected.0)
+            if let template = expected.1 { #expect(config["value_template"] as? String == template) }
+            #expect(config["availability_topic"] as? String == "car/status" && config["payload_available"] as? String == "online")
+            // On the tracker's device, so Home Assistant shows them together
+            let device = try #require(config["device"] as? [String: Any])
+            #expect(device["identifiers"] as? [String] == (tracker["device"] as? [String: Any])?["identifiers"] as? [String])
+            uniqueIDs.insert(try #require(config["unique_id"] as? String))
+        }
+        #expect(uniqueIDs == ["gpsfix_gpsfix-vm-car_satellites_used", "gpsfix_gpsfix-vm-car_satellites_seen", "gpsfix_gpsfix-vm-car_fix_mode"])
+        #expect(configs[1]["state_class"] as? String == "measurement" && configs[3]["state_class"] == nil)
+    }
+
+    @Test("Home Assistant's templates, rendered by Jinja2's sandbox as Home Assistant renders them: eph as gps_accuracy, left out when absent; the sensors' states",
+          .enabled(if: jinja2IsInstalled, "needs python3 with jinja2 (Debian's python3-jinja2) to render the templates"))
+    func homeAssistantRendered() throws {
+        let attributes = HomeAssistantDiscovery.attributesTemplate
+        let sensor = { (key: String) in HomeAssistantDiscovery.sensors.first { $0.key == key }!.valueTemplate }
+        let cases: [(template: String, payload: String, rendered: String)] = [
+            (attributes, #"{"class":"TPV","mode":3,"lat":52.5,"lon":4.25,"altMSL":12.5,"eph":3.25,"speed":0.5,"track":90.0}"#,
+             #"{"latitude": 52.5, "longitude": 4.25, "gps_accuracy": 3.25, "altitude": 12.5, "speed": 0.5, "course": 90.0, "mode": 3}"#),
+            (attributes, #"{"class":"TPV","mode":2,"lat":52.5,"lon":4.25}"#,
+             #"{"latitude": 52.5, "longitude": 4.25, "altitude": null, "speed": null, "course": null, "mode": 2}"#),
+            (attributes, #"{"class":"TPV","mode":1}"#, #"{"mode": 1}"#),
+            (sensor("satellites_used"), #"{"class":"SKY","nSat":12,"uSat":7,"satellites":[]}"#, "7"),
+            (sensor("satellites_seen"), #"{"class":"SKY","nSat":12,"uSat":7,"satellites":[]}"#, "12"),
+            (sensor("fix_mode"), #"{"class":"TPV","mode":3}"#, "3D"),
+            (sensor("fix_mode"), #"{"class":"TPV","mode":2}"#, "2D"),
+            (sensor("fix_mode"), #"{"class":"TPV","mode":1}"#, "no fix"),
+            // gpsd's mode 0 (not seen yet): Home Assistant takes "None" as unknown
+            (sensor("fix_mode"), #"{"class":"TPV","mode":0}"#, "None"),
+        ]
+        let rendered = try renderJinja2(cases.map { ($0.template, $0.payload) })
+        #expect(rendered == cases.map(\.rendered))
+    }
+}
+
+private let jinja2IsInstalled: Bool = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import jinja2.sandbox"]
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+}()
+
+/// Each template rendered (by the `python3` on the PATH) with `value_json` the payload parsed, in Jinja2's immutable sandbox
+/// (Home Assistant's templates are one) with `tojson` writing as Python's json does.
+private func renderJinja2(_ cases: [(template: String, payload: String)]) throws -> [String] {
+    let script = """
+    import json, sys
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    env = ImmutableSandboxedEnvironment()
+    env.filters["tojson"] = lambda value: json.dumps(value)
+    out = [env.from_string(t).render(value_json=json.loads(p)) for t, p in json.load(sys.stdin)]
+    print(json.dumps(out))
+    """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script]
+    let input = Pipe(), output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: cases.map { [$0.template, $0.payload] }))
+    try input.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [String])
 }

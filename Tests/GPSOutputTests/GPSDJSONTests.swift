@@ -129,6 +129,22 @@ struct TPVTests {
         #expect((report["status"] != nil) == (expected != nil))
     }
 
+    @Test("datum: gpsd's name for a code it knows, the code for any other, with a fix only", arguments: [
+        (Datum.wgs84, FixMode.threeD, "WGS84" as String?), (Datum(code: "EUR")!, .twoD, "EUR"), (.userDefined, .twoD, "User Defined"),
+        (.pe90, .noFix, nil),
+    ])
+    func datum(datum: Datum, mode: FixMode, expected: String?) throws {
+        // Given a fix whose cycle sent a DTM
+        var fix = Fix.dunedin
+        fix.mode = mode
+        fix.datum = datum
+        // When
+        let report = try Report { GPSDJSON.tpv(fix, into: &$0) }
+        // Then gpsd's member, as its processDTM names the datum
+        #expect(report.string("datum") == expected)
+        #expect((report["datum"] != nil) == (expected != nil))
+    }
+
     @Test("Mode 1: no lat/lon and no other solution fields")
     func noFixHasNoPosition() throws {
         // Given: the receiver still printed its last position and altitude

@@ -11,6 +11,7 @@ enum Sample {
             switch event {
             case .fix(let fix): .fix(fix)
             case .sky(let sky): .sky(sky)
+            case .note(let note): .note(note)
             }
         }
     }

@@ -56,6 +56,7 @@ final class RecordingDelegate: LocationManagerDelegate {
     func locationManager(_ manager: any LocationManagerInterface, didChangeStatus status: SourceStatus) { record(.status(status)) }
     func locationManager(_ manager: any LocationManagerInterface, didFailWithError error: LocationError) { record(.error(error)) }
     func locationManager(_ manager: any LocationManagerInterface, didReceiveSentence sentence: String) { record(.sentence(sentence)) }
+    func locationManager(_ manager: any LocationManagerInterface, didReceiveNote note: ReceiverNote) { record(.note(note)) }
 
     private func record(_ event: LocationEvent) { log.withLock { $0.append(event) } }
 }

@@ -31,6 +31,7 @@ struct ReplayStreamTests {
                 switch event {
                 case .fix(let fix): events.append(.fix(fix))
                 case .sky(let sky): events.append(.sky(sky))
+                case .note(let note): events.append(.note(note))
                 }
             }
             bytes.withUnsafeBytes { raw in
@@ -48,6 +49,12 @@ struct ReplayStreamTests {
         Reference(name: "noisy-line.nmea", bytes: projectCapture("noisy-line.nmea")),
         // Ten epochs a second and four constellations' sky views.
         Reference(name: "multignss-10hz.nmea", bytes: projectCapture("multignss-10hz.nmea")),
+        // The receiver's notes between epochs (TXT), one in three parts: each reaches the delegate
+        // (`didReceiveNote`) where the engine made it, however the stream is cut.
+        Reference(name: "receiver notes", bytes: Array((SmallCapture.sentences(epochs: 2)
+            + ["GNTXT,01,01,02,u-blox AG - www.u-blox.com", "GNTXT,03,01,01,ANTENNA ", "GNTXT,03,02,01,SHORT ON ",
+               "GNTXT,03,03,01,PIN 5"].map(NMEASentence.framed)
+            + SmallCapture.sentences(epochs: 4).dropFirst(6)).map { $0 + "\r\n" }.joined().utf8)),
     ]
 
     @Test("Read a chunk at a time, cut anywhere (inside the header, inside a sentence), a capture gives the same fixes, sky views and counts",
@@ -57,6 +64,7 @@ struct ReplayStreamTests {
         let dir = try TemporaryDirectory()
         let path = try dir.write("capture.nmea", bytes: reference.bytes)
         let expected = reference.events
+        #expect(reference.name != "receiver notes" || expected.filter(\.isNote).count == 2, "the notes are in what is compared")
 
         for speed in [ReplayManager.Speed.maximum, .factor(1_000_000)] {
             // When: unpaced (chunks straight to the engine) and paced (a line at a time, the

@@ -26,6 +26,7 @@ struct EdgeValueTests {
             switch $0 {
             case .fix(let f): fixes.append(f)
             case .sky(let s): skies.append(s)
+            case .note: break
             }
         }
         parser.parse(sentences(bodies), emit: emit)

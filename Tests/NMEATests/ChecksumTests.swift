@@ -125,12 +125,24 @@ struct ChecksumTests {
         #expect(try check(line).get().hasChecksum)
     }
 
-    @Test("an address must be uppercase letters and digits", arguments: [
-        "gpgga,,,,,,0,00,,,M,,M,,", "GP GGA,,,,,,0,00,,,M,,M,,", "G,1,2",
+    @Test("an address must start with two uppercase letters or digits", arguments: [
+        "gpgga,,,,,,0,00,,,M,,M,,", "G,1,2", "G;GGA,1,2",
     ])
     func badAddress(body: String) {
         // Given a line with a correct checksum but an impossible address
         // Then it is malformed
         #expect(throws: Sentence.Rejection.malformed) { try check(nmea(body)).get() }
+    }
+
+    @Test("a checksummed line whose address runs into text (SiRF's $PSRFTXTVersion …) is no sentence gpsfix reads, but one it passes on",
+          arguments: ["PSRFTXTVersion GSW3.2.2_3.1.00.12-SDK003P1.01a ", "GP GGA,,,,,,0,00,,,M,,M,,", "GPGGA;1,2,3", "PGRME x,1,M"])
+    func addressIntoText(body: String) throws {
+        // Given such a line with its checksum, and the same without one
+        let checked = try check(nmea(body)).get()
+        // Then it is a sentence of no kind the table reads (whatever its first letters), its
+        // whole body its address; without the checksum to vouch for it, it is malformed
+        #expect(checked.kind == .unknown && checked.address == body)
+        #expect(decoded(body) == nil)
+        #expect(throws: Sentence.Rejection.malformed) { try check("$" + body + "\r\n").get() }
     }
 }

@@ -598,7 +598,8 @@ struct DecoderTests {
         ("GPZDA", SentenceKind(ZDA.self)), ("GNGNS", SentenceKind(GNS.self)), ("GPGST", SentenceKind(GST.self)),
         ("GBGBS", SentenceKind(GBS.self)), ("PGRME", SentenceKind(PGRME.self)), ("PUBX", SentenceKind(PUBXPosition.self)),
         ("PGRMZ", SentenceKind(PGRMZ.self)), ("PQGSV", SentenceKind(GSV.self)),
-        ("GPTXT", .unknown), ("PGRMM", .unknown), ("PSRF", .unknown), ("GPGGAX", .unknown),
+        ("GPDTM", SentenceKind(DTM.self)), ("GNGRS", SentenceKind(GRS.self)), ("GPTXT", SentenceKind(TXT.self)),
+        ("GPHDX", .unknown), ("PGRMM", .unknown), ("PSRF", .unknown), ("GPGGAX", .unknown), ("PSRFTXT", .unknown),
     ] as [(String, SentenceKind)])
     func kinds(address: String, kind: SentenceKind) throws {
         // Given a sentence with address `address`; When it is checked; Then it is of `kind`

@@ -10,6 +10,8 @@ final class GPXOutput: WatchOutput {
     // inside `write`: the lock keeps the closing tags from landing in the middle of a point,
     // and nothing is written after them.
     private let track = Mutex(GPXTrack())
+    /// The receiver's notes (TXT), said on stderr as they change.
+    private let notes = ReceiverNoteLog()
 
     init(context: WatchContext) throws {
         self.context = context
@@ -23,6 +25,10 @@ final class GPXOutput: WatchOutput {
     func write(_ event: LocationEvent) -> Int {
         if case .status(let status) = event, let text = StatusWords.line(status, source: context.source) {
             context.terminal.note("gpsfix: " + text)
+        }
+        if case .note(let note) = event {
+            for line in notes.lines(note, source: context.source) { context.terminal.note("gpsfix: " + line) }
+            return 0
         }
         let out = context.terminal.out
         let wrote = track.withLock { track in
@@ -41,5 +47,6 @@ final class GPXOutput: WatchOutput {
             track.finish(into: &out.writer)
             out.flush()
         }
+        for line in notes.flush() { context.terminal.note("gpsfix: " + line) }
     }
 }

@@ -27,6 +27,8 @@ final class LineOutput: WatchOutput {
     /// The terminal's stdout, held here: reached through the context (a struct holding the
     /// terminal) it was retained and released on every report.
     private let out: GPSOutputStream
+    /// The receiver's notes (TXT), said on stderr as they change.
+    private let notes = ReceiverNoteLog()
 
     init(_ format: any LineFormat, setup: OutputSetup) {
         self.format = format
@@ -40,7 +42,7 @@ final class LineOutput: WatchOutput {
 
     func write(_ event: LocationEvent) -> Int {
         // The case is asked first: taking a status out of the event copies the event whole.
-        if event.isStatus { return note(event) }
+        if event.isStatus || event.isNote { return note(event) }
         let stamp = timestamps
         let name = label?()
         return out.report(flushNow: context.paced) { w in
@@ -54,17 +56,22 @@ final class LineOutput: WatchOutput {
         }
     }
 
-    /// Unplugged, reconnecting, stale: said on stderr, so piped output stays clean.
+    /// Unplugged, reconnecting, stale, and the receiver's notes ("ANTENNA OPEN"): said on
+    /// stderr, so piped output stays clean.
     @inline(never)
     private func note(_ event: LocationEvent) -> Int {
         if case .status(let status) = event, let text = StatusWords.line(status, source: context.source) {
             context.terminal.note("gpsfix: " + text)
+        }
+        if case .note(let note) = event {
+            for line in notes.lines(note, source: context.source) { context.terminal.note("gpsfix: " + line) }
         }
         return 0
     }
 
     func finish(_ end: LocationEvent?) {
         context.terminal.out.flush()
+        for line in notes.flush() { context.terminal.note("gpsfix: " + line) }
         // The summary speaks of output delivered; after a failed write it would mislead, and a
         // reader that went away (`| head -1`) wants quiet.
         if format.endsWithSummary, !failed, case .status(.finished(let statistics))? = end {

@@ -1,7 +1,8 @@
 import GPSLocation
 
 /// What `serve` says on stderr of its sources as they go: each change of state, a capture's
-/// end (still served), and, with several sources, one that failed while the others go on.
+/// end (still served), a receiver's notes as they change (TXT: "ANTENNA OPEN"), and, with
+/// several sources, one that failed while the others go on.
 /// The last feed: it speaks of what the others have already done. (A fleet's news is said by
 /// its own feed, held to a rate.)
 struct ServeNotes: ServeFeedKind {
@@ -16,6 +17,8 @@ struct ServeNotes: ServeFeedKind {
         let note: @Sendable (String) -> Void
         let servesLastFix: Bool
         let several: Bool
+        /// The receivers' notes, one log for all (each says its source), held to a rate.
+        let notes = ReceiverNoteLog()
 
         init(note: @escaping @Sendable (String) -> Void, servesLastFix: Bool, several: Bool) {
             self.note = note
@@ -24,7 +27,9 @@ struct ServeNotes: ServeFeedKind {
         }
 
         func start(_ sources: [RelaySource], control: FeedControl) {}
-        func stop() {}
+        func stop() {
+            for line in notes.flush() { note("gpsfix: " + line) }
+        }
 
         func take(_ event: LocationEvent, from source: RelaySource) {
             switch event {
@@ -34,6 +39,8 @@ struct ServeNotes: ServeFeedKind {
                 if let text = StatusWords.line(status, source: source.name, reception: source.manager.reception) {
                     note("gpsfix: " + text)
                 }
+            case .note(let receiverNote):
+                for line in notes.lines(receiverNote, source: source.name) { note("gpsfix: " + line) }
             case .error(let error) where several:
                 // The others are still served; the last one to fail ends the serving.
                 note("gpsfix: " + Advice.message(for: error) + " (still serving the other sources)")

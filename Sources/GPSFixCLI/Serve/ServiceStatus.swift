@@ -5,7 +5,7 @@ import NMEA
 /// sources' news (`StatusWords`, `Advice`), with fixes as their mode and satellites used.
 extension ServiceStatus {
     /// The status `event` brings; nil when it changes nothing worth saying (a sentence, a sky
-    /// view, a reconnection attempt between those that are logged).
+    /// view, a receiver's note, a reconnection attempt between those that are logged).
     static func after(_ event: LocationEvent, source: String, reception: Reception?) -> ServiceStatus? {
         switch event {
         case .fix(let fix):
@@ -32,7 +32,8 @@ extension ServiceStatus {
             return ServiceStatus(text: text, kind: kind)
         case .error(let error):
             return ServiceStatus(text: "failed: " + Advice.message(for: error), kind: .failed)
-        case .sky, .sentence:
+        case .sky, .sentence, .note:
+            // A receiver's note goes to the log (`ServeNotes`), not to `systemctl status`.
             return nil
         }
     }

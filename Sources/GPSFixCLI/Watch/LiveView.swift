@@ -27,6 +27,8 @@ struct LiveView: Sendable {
     private(set) var marine: MarineData?
     private(set) var status: SourceStatus?
     private(set) var failure: LocationError?
+    /// The receiver's last note (TXT: "ANTENNA OK"), shown under the counters.
+    private(set) var note: ReceiverNote?
     private(set) var fixes = 0
     private(set) var skyViews = 0
     /// What the engine counted, when the source shares it (a gpsd source does not).
@@ -79,6 +81,8 @@ struct LiveView: Sendable {
             if case .finished(let statistics) = s { tally = Tally(statistics) }
         case .error(let e):
             failure = e
+        case .note(let n):
+            note = n
         case .sentence:
             break
         }
@@ -101,7 +105,7 @@ struct LiveView: Sendable {
         let skyHead = skyHeading()
         let table = skyRows()
         var rows = table.map(\.text)
-        let bottom = ["", counters()]
+        let bottom = ["", counters()] + (note.map { ["Receiver  " + ReceiverNoteLog.words($0)] } ?? [])
         let room = height - top.count - skyHead.count - bottom.count
         if rows.count > room {
             // Cut the table, and say by how much, rather than push the counters off screen.

@@ -142,6 +142,9 @@ final class StreamFeed {
         case .sky(let sky):
             guard let delegate, !reporter.run.isStopped else { return }
             delegate.locationManager(reporter.manager, didUpdateSkyView: sky)
+        case .note(let note):
+            guard let delegate, !reporter.run.isStopped else { return }
+            delegate.locationManager(reporter.manager, didReceiveNote: note)
         }
     }
 }

@@ -57,6 +57,8 @@ struct Epoch {
         /// What the instruments beside the receiver said (HDT … MWD), the latest of each.
         var attitude = Attitude()
         var marine = MarineData()
+        /// The local datum of the cycle's first DTM.
+        var datum: Datum?
     }
 
     var said = Statements()
@@ -94,12 +96,18 @@ struct Epoch {
         var skySets: [SkySet] = []
         /// (talker, kind) keys seen, for the repeat rule, and occurrence counts for signatures.
         var seen: [KeyCount] = []
+        /// Each GSA's used satellites in order, and each GRS's residuals: paired in the sky view
+        /// (`applyResiduals`).
+        var usedGroups: [UsedGroup] = []
+        var residualGroups: [ResidualGroup] = []
 
         mutating func reserve() {
             used.reserveCapacity(64)
             sky.reserveCapacity(64)
             skySets.reserveCapacity(16)
             seen.reserveCapacity(32)
+            usedGroups.reserveCapacity(16)
+            residualGroups.reserveCapacity(16)
         }
 
         /// Empties them, keeping their storage. An empty one (most epochs list no
@@ -109,6 +117,8 @@ struct Epoch {
             if !sky.isEmpty { sky.removeAll(keepingCapacity: true) }
             if !skySets.isEmpty { skySets.removeAll(keepingCapacity: true) }
             if !seen.isEmpty { seen.removeAll(keepingCapacity: true) }
+            if !usedGroups.isEmpty { usedGroups.removeAll(keepingCapacity: true) }
+            if !residualGroups.isEmpty { residualGroups.removeAll(keepingCapacity: true) }
         }
     }
 

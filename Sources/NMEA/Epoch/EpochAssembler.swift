@@ -8,6 +8,9 @@ public enum EngineEvent: Equatable, Sendable {
     /// The satellites the epoch's GSV sets listed, those its GSAs used marked: right after the
     /// fix it belongs to (and carrying its timestamp), only for an epoch that listed satellites.
     case sky(SkyView)
+    /// A message the receiver sent as text (TXT, its parts joined), as soon as it is whole: no
+    /// part of any epoch, so between fixes wherever it came.
+    case note(ReceiverNote)
 }
 
 /// Groups decoded sentences into reporting cycles and reports each as soon as it is complete.
@@ -54,6 +57,9 @@ public struct EpochAssembler: Sendable {
     private var lastAltitude: (solution: Coordinate, altitude: Double, geoidSeparation: Double?)?
     /// What gpsd computes where the receiver is silent: DOPs, error estimates, variation.
     private var errors = ErrorModel()
+
+    /// TXT messages being joined: they belong to no epoch (`TXT.feed`).
+    var notes = NoteAssembly()
 
     /// Whether a receiver's simulator or demo output counts as a fix (see `init`).
     public let acceptsSimulatedFixes: Bool
@@ -172,6 +178,7 @@ public struct EpochAssembler: Sendable {
         if !held.isEmpty { release(asNextEpoch: true, emit: emit) }
         if epoch.isEmpty { reportInstrumentsAlone(emit: emit) }
         close(emit: emit)
+        notes.finish(emit: emit)
     }
 
     // The helpers below that only read are still `mutating`: called from a mutating method,
@@ -371,6 +378,7 @@ public struct EpochAssembler: Sendable {
         }
         fix.verticalAccuracy = epoch.altitudeError ?? epoch.verticalAccuracy
         fix.sphericalError = epoch.sphericalError
+        fix.datum = epoch.datum
         return fix
     }
 
@@ -410,6 +418,7 @@ public struct EpochAssembler: Sendable {
         }
         var dop = epoch.dop
         if dop.horizontal == nil { dop.horizontal = epoch.ggaHDOP }
+        epoch.applyResiduals(to: &satellites)
         return SkyView(timestamp: timestamp, satellites: satellites, dop: errors.completed(dop))
     }
 

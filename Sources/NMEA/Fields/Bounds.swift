@@ -57,6 +57,14 @@ public enum Bounds {
     /// GSV sentences per set and the part number; the standard allows 9, receivers with a
     /// crowded sky send more.
     public static let gsvParts = 1...31
+    /// Minutes of arc a local datum lies from its reference (DTM), before its N/S or E/W:
+    /// real datums differ by a kilometre or two, a tenth of this.
+    public static let datumOffset = 0.0...60.0
+    /// Metres a local datum's heights lie from its reference's (DTM).
+    public static let datumAltitudeOffset = -10_000.0...10_000.0
+    /// Range residuals, metres (GRS): what a satellite's measured range differs from the
+    /// solution's by; the standard's field holds up to ±999.
+    public static let rangeResidual = -1_000.0...1_000.0
     /// Four-digit years (ZDA). GPS time began in 1980; a two-digit year keeps its pivot
     /// (80–99 are 19xx, 00–79 are 20xx), so RMC dates fall in 1980–2079.
     public static let year = 1980...2179

@@ -11,8 +11,9 @@
 public struct Framer: Sendable {
     /// The longest line kept, in bytes from its `$` to its checksum; a longer one is dropped and
     /// counted (``FramingStatistics/overlong``). gpsd's NMEA_MAX is 102 characters; real receivers
-    /// exceed it a little with proprietary sentences (SkyTraq PSTI is ~100), so allow some slack.
-    public static let maximumSentenceLength = 128
+    /// exceed it with proprietary sentences (SkyTraq PSTI is ~100, MediaTek's `$PMTKCHN` 203,
+    /// which gpsd passes on to its NMEA watchers, as gpsfix must), so allow some room.
+    public static let maximumSentenceLength = 256
 
     /// Holds a sentence that spans two chunks; a sentence inside one chunk is lent in place.
     private var carry: [UInt8]

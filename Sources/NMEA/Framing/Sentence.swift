@@ -10,7 +10,10 @@ public struct Sentence {
     /// The whole line as received, `$` to checksum, without its terminator: what a
     /// passthrough repeats byte for byte.
     public let line: UnsafeBufferPointer<UInt8>
-    /// Where the address ends (the first comma, or the end of the body).
+    /// Where the address ends (the first comma, or the end of the body). The end of the body,
+    /// too, for a checksummed line whose address runs into text without a comma (SiRF's
+    /// `$PSRFTXTVersion GSW3.2.2…*78`): no sentence the table reads (``SentenceKind/unknown``),
+    /// but passed on as received.
     public let addressEnd: Int
     /// Whether the line ended in a `*hh` checksum (which matched: a line whose checksum does not
     /// is no `Sentence`). A line without one is accepted, as gpsd accepts it, and counted in
@@ -21,7 +24,9 @@ public struct Sentence {
     public enum Rejection: Error, Equatable, Sendable {
         /// The `*hh` checksum does not match the sentence's bytes.
         case badChecksum
-        /// A `*` that is not followed by exactly two hex digits, or no valid address.
+        /// A `*` that is not followed by exactly two hex digits, or no valid address: fewer than
+        /// two letters or digits before the first comma, or, in a line without a checksum to
+        /// vouch for it, anything but capital letters and digits there.
         case malformed
     }
 
@@ -69,8 +74,15 @@ public struct Sentence {
         while addressEnd < body.count {
             let c = body[addressEnd]
             if c == ASCII.comma { break }
-            // Letters and digits only: anything else means a broken or fused line.
-            guard (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) else { return .failure(.malformed) }
+            // Letters and digits only: anything else means a broken or fused line, unless its
+            // checksum vouches for it: then it is a sentence whose address runs into its text
+            // (`$PSRFTXTVersion …`), read by nothing but passed through as gpsd passes it, its
+            // whole body its address so that no row of the table can match it.
+            guard (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) else {
+                guard hasChecksum, addressEnd >= 2 else { return .failure(.malformed) }
+                addressEnd = body.count
+                break
+            }
             addressEnd += 1
         }
         guard addressEnd >= 2 else { return .failure(.malformed) }

@@ -45,6 +45,7 @@ extension Fix: CustomStringConvertible, CustomDebugStringConvertible {
         parts.append("mode: \(mode.words)")
         if let quality { parts.append("quality: \(quality.name)") }
         if let navigationalStatus { parts.append("navigationalStatus: \(navigationalStatus)") }
+        if let datum { parts.append("datum: \(datum.name)") }
         if isPartialEpoch { parts.append("isPartialEpoch: true") }
         return "Fix(\(parts.joined(separator: ", ")))"
     }
@@ -75,6 +76,7 @@ extension Satellite: CustomStringConvertible {
         if let azimuth { parts.append("az \(fixed(azimuth, 0))°") }
         if let snr { parts.append("\(fixed(snr, 0)) dB-Hz") }
         if used { parts.append("used") }
+        if let rangeResidual { parts.append("residual \(fixed(rangeResidual, 2)) m") }
         let name = "\(id.constellation.name) \(id.svid)"
         return parts.isEmpty ? name : "\(name) (\(parts.joined(separator: ", ")))"
     }

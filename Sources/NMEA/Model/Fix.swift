@@ -62,6 +62,10 @@ public struct Fix: Hashable, Codable, Sendable {
     public var dop = DilutionOfPrecision()
     /// UTC time of the epoch; its date is nil until the stream has told one (RMC or ZDA).
     public var timestamp: FixTime?
+    /// The datum the coordinate is in, as the cycle's DTM named it (gpsd's TPV `datum`); nil
+    /// when the receiver sent no DTM, which means WGS 84 for every receiver gpsfix knows.
+    /// Reported with a fix only. (Four bytes, here where the timestamp leaves them free.)
+    @PackedDatum public var datum: Datum?
     /// Satellites used in the solution, 0…140 (``Bounds/satellites``), as GGA, GNS or PUBX
     /// count them; nil when the receiver did not say.
     public var satellitesUsed: Int?
@@ -103,7 +107,7 @@ public struct Fix: Hashable, Codable, Sendable {
                 timestamp: FixTime? = nil, satellitesUsed: Int? = nil, errorStatistics: ErrorStatistics? = nil,
                 mode: FixMode? = nil, quality: FixQuality? = nil, navigationalStatus: NavigationalStatus? = nil,
                 isPartialEpoch: Bool = false,
-                attitude: Attitude? = nil, marine: MarineData? = nil) {
+                attitude: Attitude? = nil, marine: MarineData? = nil, datum: Datum? = nil) {
         self.coordinate = coordinate
         self.altitude = altitude
         self.ellipsoidalAltitude = ellipsoidalAltitude
@@ -129,6 +133,7 @@ public struct Fix: Hashable, Codable, Sendable {
         self.isPartialEpoch = isPartialEpoch
         self.attitude = attitude
         self.marine = marine
+        self.datum = datum
     }
 
     /// Whether ``horizontalAccuracy`` is gpsd's estimate from the DOPs
@@ -190,15 +195,20 @@ public struct Satellite: Hashable, Codable, Sendable {
     @Unknowable public var snr: Double?
     /// Whether the receiver used it in the solution (GSA).
     public var used: Bool
+    /// Metres its measured range lies from the solution (GRS), for integrity monitoring, to the
+    /// centimetre; nil when the receiver sent no GRS for it. (Four bytes, in `used`'s padding.)
+    @Centimetres public var rangeResidual: Double?
 
     /// A satellite as stated, every measurement left out unknown and not used; not checked
     /// against ``Bounds``: for tests, and for sources that are not NMEA.
-    public init(id: SatelliteID, elevation: Double? = nil, azimuth: Double? = nil, snr: Double? = nil, used: Bool = false) {
+    public init(id: SatelliteID, elevation: Double? = nil, azimuth: Double? = nil, snr: Double? = nil, used: Bool = false,
+                rangeResidual: Double? = nil) {
         self.id = id
         self.elevation = elevation
         self.azimuth = azimuth
         self.snr = snr
         self.used = used
+        self.rangeResidual = rangeResidual
     }
 }
 

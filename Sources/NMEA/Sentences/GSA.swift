@@ -59,6 +59,7 @@ extension GSA: EpochInput {
         if let m = mode, epoch.gsaMode == nil || m > epoch.gsaMode! { epoch.gsaMode = m }
         let hint = systemID.flatMap(Constellation.init(nmeaSystemID:)) ?? talker?.constellation
         epoch.markUsed(satellites, hint: hint)
+        epoch.recordUsed(satellites, systemID: systemID, talker: talker, hint: hint)
         if epoch.dop.position == nil { epoch.dop.position = pdop }
         if epoch.dop.horizontal == nil { epoch.dop.horizontal = hdop }
         if epoch.dop.vertical == nil { epoch.dop.vertical = vdop }

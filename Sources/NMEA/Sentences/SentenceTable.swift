@@ -21,6 +21,7 @@ public enum SentenceTable {
         // The instruments beside the receiver (`Instruments.swift`).
         .of(HDT.self), .of(THS.self), .of(HDG.self), .of(HDM.self), .of(ROT.self), .of(XDR.self),
         .of(DBT.self), .of(DPT.self), .of(MTW.self), .of(MWV.self), .of(MWD.self),
+        .of(DTM.self), .of(GRS.self), .of(TXT.self),
     ]
 
     /// Decodes a checked sentence into its type; nil for one gpsfix does not read.

@@ -53,6 +53,34 @@ struct MQTTPublishTests {
         sub.stop()
     }
 
+    @Test("--mqtt-homeassistant: the tracker's and three sensors' configs, retained, each reading a topic that is published")
+    func homeAssistant() async throws {
+        // Given gpsfix publishing a capture with Home Assistant's discovery
+        let broker = try await MQTTBroker()
+        let dir = try TemporaryDirectory()
+        let serve = try await mqttServe(broker, prefix: "car", ["--replay", try dir.drive(epochs: 60), "--speed", "10", "--mqtt-homeassistant"])
+        let reports = try Collector.subscriber(broker, "car/#")
+
+        // When Home Assistant comes later: the configs are retained
+        let configs = try Collector.subscriber(broker, "homeassistant/#")
+        #expect(await configs.waitFor(within: .seconds(5)) { $0.lines.count >= 4 }, "\(configs.output)")
+        let topics = ["device_tracker/", "sensor/"].flatMap { kind in configs.lines.compactMap { $0.split(separator: " ").first.map(String.init) }
+            .filter { $0.hasPrefix("homeassistant/" + kind) } }
+        #expect(Set(topics).count == 4 && topics.filter { $0.hasSuffix("/satellites_used/config") }.count == 1, "\(topics)")
+
+        // Then each sensor reads a topic gpsfix publishes: SKY's uSat and nSat, TPV's mode
+        for topic in topics where topic.hasPrefix("homeassistant/sensor/") {
+            let config = try #require(jsonObject(configs.payloads(topic).first ?? ""), "\(topic)")
+            let state = try #require(config["state_topic"] as? String)
+            #expect(["car/sky", "car/tpv"].contains(state))
+            #expect(await reports.waitFor { !$0.payloads(state).isEmpty }, "nothing on \(state)")
+        }
+        #expect(await reports.waitFor { $0.payloads("car/sky").contains { ($0.contains("\"uSat\":") && $0.contains("\"nSat\":")) } })
+        _ = await serve.stop()
+        configs.stop()
+        reports.stop()
+    }
+
     @Test("A late subscriber gets the retained last TPV at once")
     func lateSubscriberGetsRetainedTPV() async throws {
         let broker = try await MQTTBroker()
