@@ -53,5 +53,8 @@ extension HDG: EpochInput {
 
     func merge(into epoch: inout Epoch, talker: Talker?, key: UInt32, statistics: inout EpochStatistics) {
         if let m = magneticHeading { epoch.attitude.magneticHeading = m }
+        // gpsd takes a compass's reading for the fix's magnetic track (its `magtrack`), as it
+        // comes, deviation and all: so does the TPV gpsfix writes for gpsd's clients.
+        if let h = sensorHeading { epoch.magneticTrack = h }
     }
 }
