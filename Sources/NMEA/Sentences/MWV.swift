@@ -8,8 +8,10 @@
 public struct MWV: Equatable, Sendable {
     /// Field 2: the apparent or the true wind.
     public enum Reference: UInt8, Sendable {
-        case relative = 0x52 // R
-        case theoretical = 0x54 // T
+        /// `R`: relative to the vessel's bow (the apparent wind).
+        case relative = 0x52
+        /// `T`: theoretical, calculated from the vessel's motion (the true wind).
+        case theoretical = 0x54
     }
 
     /// Field 1, degrees from the bow, 0 up to 360 (``Bounds/heading``; 360 is read as 0); nil

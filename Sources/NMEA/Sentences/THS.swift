@@ -6,11 +6,16 @@
 public struct THS: Equatable, Sendable {
     /// How the heading was found (field 2).
     public enum Mode: UInt8, Sendable {
-        case autonomous = 0x41 // A
-        case estimated = 0x45 // E: dead reckoning
-        case manual = 0x4D // M: entered by hand
-        case simulator = 0x53 // S
-        case invalid = 0x56 // V: data not valid
+        /// `A`: from the receiver's own solution.
+        case autonomous = 0x41
+        /// `E`: estimated (dead reckoning).
+        case estimated = 0x45
+        /// `M`: entered by hand.
+        case manual = 0x4D
+        /// `S`: the receiver's simulator.
+        case simulator = 0x53
+        /// `V`: not valid; the heading is not used.
+        case invalid = 0x56
     }
 
     /// Field 1, degrees true, 0 up to 360 (``Bounds/heading``; 360 is read as 0); nil when the

@@ -21,6 +21,19 @@ struct MQTTFleetInTests {
         let url = "mqtt://127.0.0.1:\(broker.port)/fleet/+"
         let fleet = try await ServeProcess(["--mqtt-in", url])
         #expect(fleet.stderr.contains("one device per publisher"))
+        // A vehicle is a device once its first report has come through the broker (a quarter
+        // of a second into its replay, and its first fix later in a debug build): wait for
+        // both to be heard before gpspipe asks.
+        let asker = try LineClient(port: fleet.port)
+        _ = asker.readLine()
+        var heard = false
+        for _ in 0..<50 where !heard {
+            asker.send("?DEVICES;")
+            let devices = asker.readLine(within: 2) ?? ""
+            heard = devices.contains("\"path\":\"van1\"") && devices.contains("\"path\":\"van2\"")
+            if !heard { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(heard, "no vehicle heard within 5 s")
         let piped = try await runTool(ServeTools.gpspipe, ["-w", "-n", "24", "127.0.0.1:\(fleet.port)"])
         #expect(piped.status == 0, "\(piped.err)")
         let reports = piped.out.components(separatedBy: .newlines).compactMap { jsonObject($0) }
