@@ -4,7 +4,7 @@ public import NMEA
 ///
 /// A fix, a sky view and a status are kept boxed: an event is handed through several layers
 /// (the service, each subscriber, an output and its format), and each hand-over of an event
-/// held inline copied all of it, a fix's 408 bytes even for a status. Boxed, the fix is made
+/// held inline copied all of it, a fix's 528 bytes even for a status. Boxed, the fix is made
 /// once per epoch and every layer shares it.
 ///
 /// `LocationService.updates()` yields every kind but `.error`: a stream throws the failure.

@@ -57,6 +57,12 @@ public struct EpochAssembler: Sendable {
     private var lastAltitude: (solution: Coordinate, altitude: Double, geoidSeparation: Double?)?
     /// What gpsd computes where the receiver is silent: DOPs, error estimates, variation.
     private var errors = ErrorModel()
+    /// How many satellites the epoch had listed and marked used when the error model last
+    /// took them: a fix made again in the same epoch with no more of either (a correction, a
+    /// fix and then its sky) need not show them to it again.
+    private var observedSatellites = (listed: -1, used: -1)
+    /// Whether an instrument beside the receiver (HDT … MWD) has spoken on this stream.
+    private var heardInstruments = false
 
     /// TXT messages being joined: they belong to no epoch (`TXT.feed`).
     var notes = NoteAssembly()
@@ -242,6 +248,7 @@ public struct EpochAssembler: Sendable {
             lastAltitude = (solution, a, epoch.geoidSeparation)
         }
         if hasDelivered { errors.endEpoch(with: delivered) }
+        observedSatellites = (-1, -1)
         lastMarine = epoch.marine
         epoch.reset()
         hasDelivered = false
@@ -312,7 +319,11 @@ public struct EpochAssembler: Sendable {
     private mutating func makeFix() -> Fix {
         var fix = makeStatedFix()
         if epoch.hasSky || !epoch.lists.used.isEmpty {
-            errors.observe(listed: epoch.hasSky ? epoch.lists.sky : nil, usedNow: epoch.lists.used)
+            let shape = (listed: epoch.lists.sky.count, used: epoch.lists.used.count)
+            if shape != observedSatellites {
+                observedSatellites = shape
+                errors.observe(listed: epoch.hasSky ? epoch.lists.sky : nil, usedNow: epoch.lists.used)
+            }
         }
         errors.complete(&fix, faultErrors: epoch.faultErrors)
         return fix
@@ -440,6 +451,7 @@ public struct EpochAssembler: Sendable {
     private mutating func consumeInstrument<S: EpochInput>(_ sentence: S, facts: Facts, talker: Talker?,
                                                            emit: (EngineEvent) -> Void) {
         let key = Self.key(facts, talker: talker)
+        heardInstruments = true
         if epoch.isEmpty {
             // Nothing from a receiver yet, or no receiver on the wire: an instrument's sentence
             // repeated ends what the instruments said, in a fix of their own.
@@ -475,6 +487,8 @@ public struct EpochAssembler: Sendable {
     /// off in every fix that goes out before it. A heading is this epoch's only: an ATT is a
     /// heading sensor's sentence, as gpsd sends it.
     private mutating func instruments(into fix: inout Fix) {
+        // Most streams have no instrument: nothing to look at, every epoch.
+        guard heardInstruments else { return }
         if !epoch.attitude.isEmpty { fix.attitude = epoch.attitude }
         let marine = epoch.marine.filled(from: lastMarine)
         if !marine.isEmpty { fix.marine = marine }

@@ -51,12 +51,13 @@ public struct Fix: Hashable, Codable, Sendable {
     @Unknowable public var arrival: Double?
     /// Heading, magnetic heading, pitch, roll and rate of turn from the instruments on the
     /// receiver's wire this epoch (HDT, THS, HDG, HDM, ROT, XDR: ``Attitude``); nil when none
-    /// said any. Kept out of line (``Boxed``): most fixes have none.
-    @Boxed public var attitude: Attitude?
+    /// said any. Inline, as the rest: a fix with no reference in it is copied as plain bytes
+    /// (a reference, even nil, made every copy count and every drop release).
+    public var attitude: Attitude?
     /// Depth, water temperature and wind from the instruments on the receiver's wire this
     /// epoch, or the last epoch's until restated (DBT, DPT, MTW, MWV, MWD: ``MarineData``); nil
     /// when none said any. Kept out of line.
-    @Boxed public var marine: MarineData?
+    public var marine: MarineData?
     /// The dilutions of precision the receiver stated for this cycle (GSA, GGA, GNS, PUBX),
     /// reported with or without a fix.
     public var dop = DilutionOfPrecision()

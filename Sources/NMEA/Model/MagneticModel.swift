@@ -5,9 +5,9 @@
 /// declination. gpsd fills its TPV `magvar` from a table of the declination every 5° of
 /// latitude and longitude (37 rows from −90° to 90°, 73 columns from −180° to 180°), made from
 /// WMM2015 pinned at 2020.0 and rounded to 0.01°, and interpolates between the four nodes
-/// around a position, bilinearly. gpsfix builds the same grid from the model's own
-/// coefficients (``name``), once, at first use (a few milliseconds): every node equals gpsd's.
-/// A position between nodes then costs a few multiplications.
+/// around a position, bilinearly. gpsfix keeps the same grid, generated from the model's own
+/// coefficients (``name``) and checked against them by its tests: every node equals gpsd's. A
+/// position between nodes costs a few multiplications.
 ///
 /// Why not the current model (WMM2025)? To report what gpsd reports: a client comparing the
 /// two, or switching between them, sees the same number. The price is age: the declination
@@ -36,23 +36,12 @@ public enum MagneticModel {
     static let spacing = 5.0
     static let rows = 37, columns = 73
 
-    /// The declination in degrees at each node, in hundredths of a degree as gpsd's table has
-    /// it (a whole number, the model rounded), row by row from −90° latitude, each row from
-    /// −180° longitude. Built at first use; a `static let` is initialised once, whichever
-    /// thread asks first, and read without a lock after.
-    static let grid: [Double] = {
-        let model = WorldMagneticModel.wmm2015
-        var nodes: [Double] = []
-        nodes.reserveCapacity(rows * columns)
-        for row in 0..<rows {
-            for column in 0..<columns {
-                let f = model.evaluate(latitude: Double(row) * spacing - 90, longitude: Double(column) * spacing - 180,
-                                       height: 0, year: year)
-                nodes.append((DegreeTrigonometry.atan2Degrees(f.east, f.north) * 100).rounded())
-            }
-        }
-        return nodes
-    }()
+    /// The declination at each node, in hundredths of a degree as gpsd's table has it (a
+    /// whole number, the model rounded), row by row from −90° latitude, each row from −180°
+    /// longitude: `nodes` (`MagneticModel+Grid.swift`, generated from the coefficients by
+    /// `Tools/wmm/wmm.py swift-grid`; `MagneticModelTests` holds each node to the model) as numbers. A `static let` is initialised once,
+    /// whichever thread asks first, and read without a lock after.
+    static let grid: [Double] = nodes.map(Double.init)
 
     /// The magnetic variation at a position: degrees from true north to magnetic north, east
     /// positive (as RMC's variation with its E or W, and gpsd's `magvar`), −180 to 180.
