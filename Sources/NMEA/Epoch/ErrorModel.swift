@@ -17,8 +17,8 @@ struct ErrorModel: Sendable {
     /// A variation this small is a receiver writing "0.0,E" for none: gpsd replaces it.
     static let noVariation = 0.09
 
-    /// The satellites last listed (GSV), as rows of the line-of-sight matrix: a receiver lists
-    /// them every few seconds, and a DOP needs them every epoch (gpsd keeps its sky as well).
+    /// The satellites last listed (GSV), their elevations and azimuths: a receiver may list
+    /// them only every few seconds, and a DOP needs them every epoch (gpsd keeps its sky too).
     private var sky: [Sight] = []
     /// The satellites the receiver last said it used (GSA), as it listed them, and sorted.
     private var usedAsGiven: [SatelliteID] = []
