@@ -23,7 +23,8 @@ epoch as its sentences arrive, so each side keeps every value it gave a field at
 A field agrees at a position when gpsd reports it there and gpsfix reports a value within
 1 % of one of gpsd's (and within 0.005, the last printed digit of a DOP, for values near 0).
 A field's agreement is the share of gpsd's positions for it at which it agrees, pooled over
-every capture, counting the positions at which gpsfix reports a fix too: a position gpsfix
+every capture, counting the positions at which gpsfix reports a fix too (for a TPV's field,
+never position 0, where gpsfix has had no fix yet and gpsd's TPV has no position): a position gpsfix
 does not report at all (a GGA's that gives way to the RMC of its cycle, say) is a question of
 positions, which conformance.sh scores, not of this field. Those are counted in the last
 column, "no fix", with the positions of a SKY where gpsfix writes none (gpsd writes a SKY
@@ -77,8 +78,16 @@ class Places:
     def __init__(self):
         self.cells = {}
         self.count = 0
+        self.seen = {}  # (lat, lon) -> index: the same coordinates are the same position on
+        # both sides, whichever neighbour within TOL a later position put nearer in the scan
 
     def key(self, lat, lon):
+        if (lat, lon) in self.seen:
+            return self.seen[(lat, lon)]
+        self.seen[(lat, lon)] = index = self._key(lat, lon)
+        return index
+
+    def _key(self, lat, lon):
         ci, cj = int(round(lat / GRID)), int(round(lon / GRID))
         for di in (-1, 0, 1):
             for dj in (-1, 0, 1):
@@ -166,7 +175,10 @@ def main(argv):
             # gpsfix writes none: gpsd writes one for every GSA as well as every GSV set,
             # gpsfix one for each cycle that lists satellites.
             reported = ours.get("skies", {}) if key[0] == "SKY" else ours["fixes"]
-            shared = {pos: vs for pos, vs in at.items() if pos in reported}
+            # Position 0 is "before the first fix": a SKY there is compared, but a TPV's field
+            # there is gpsd's from a TPV with no position (a GSA's mode 3 before any position
+            # sentence), where gpsfix by definition has no fix.
+            shared = {pos: vs for pos, vs in at.items() if pos in reported and (pos != 0 or key[0] != "TPV")}
             agreeing = sum(1 for pos, vs in shared.items()
                            if any(close(o, t) for o in ours.get(key, {}).get(pos, ()) for t in vs))
             entry = totals.setdefault(key, [0, 0, 0, 0])
