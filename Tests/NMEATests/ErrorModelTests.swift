@@ -119,6 +119,54 @@ struct ErrorModelTests {
         #expect(gap[1].estimatedErrors.climb.map { abs($0 - 2.1 * 23) < 1e-9 } == true)
     }
 
+    @Test("The rates start from gpsd's old fix: the last one with another time, a cycle's PGRME and GBS in it")
+    func ratesFromGpsdsOldFix() throws {
+        let larger = max(Self.x, Self.y) * 15
+        // A cycle that says nothing of the fix (a ZDA sent twice) does not lose it.
+        let zda = run([cycle(0), ["GPZDA,120000,12,04,2019,00,00", "GPZDA,120000,12,04,2019,00,00"], cycle(1)]).fixes
+        #expect(zda.last?.estimatedErrors.speed.map { abs($0 - 2 * larger) < 1e-9 } == true)
+        // A cycle sent twice with one time: the repeat's rates are against the second before.
+        let twice = run([cycle(0), cycle(1), cycle(1)]).fixes
+        #expect(twice.count == 3 && twice[2].estimatedErrors.speed == twice[1].estimatedErrors.speed)
+        #expect(twice[2].estimatedErrors.climb.map { abs($0 - 2 * 2.1 * 23) < 1e-9 } == true)
+        // Garmin's PGRME, scaled to gpsd's 95 % (2.45 / 1.18), is the old fix's vertical error.
+        let garmin = run([cycle(0) + ["PGRME,19.9,M,50.0,M,53.8,M"], cycle(1)]).fixes
+        let climb = (50.0 * 2.45 / 1.18 + 2.1 * 23) / 1
+        #expect(garmin.last?.estimatedErrors.climb.map { abs($0 - climb) < 1e-9 } == true)
+        // A GBS's errors are the old fix's; this fix's own come from its DOPs.
+        let gbs = run([cycle(0, gbs: "2.0,3.0,4.5"), cycle(1, gbs: "2.0,3.0,4.5")]).fixes
+        #expect(gbs.last?.estimatedErrors.speed.map { abs($0 - (3.0 + larger)) < 1e-9 } == true)
+        #expect(gbs.last?.estimatedErrors.climb.map { abs($0 - (4.5 + 2.1 * 23)) < 1e-9 } == true)
+        #expect(gbs.last?.estimatedErrors.longitude == 3.0, "the TPV still carries the GBS's")
+        // A receiver without DOPs has only its GBS's.
+        let bare = run([cycle(0, dops: nil, listed: false, gbs: "2.0,3.0,4.5"),
+                        cycle(1, dops: nil, listed: false, gbs: "2.0,3.0,4.5")]).fixes
+        #expect(bare.last?.estimatedErrors.speed == 6.0)
+    }
+
+    @Test("A cycle that states no dimension keeps the last stated 3D for epv, as gpsd's merged fix does")
+    func lastStatedDimension() throws {
+        // An eTrex: RMC alone every other second, GGA and GSA in between (185 m on, so that
+        // the GGA's altitude is not carried to it).
+        let rmc = ["GPRMC,120001,A,4807.138,N,01131.000,E,10.0,054.7,120419,,,A"]
+        let fixes = run([cycle(0), rmc]).fixes
+        #expect(fixes.count == 2 && fixes[1].mode == .twoD, "the receiver's own dimension stays")
+        #expect(fixes[1].estimatedErrors.vertical.map { abs($0 - 2.1 * 23) < 1e-9 } == true)
+        // Said 2D last: no vertical error.
+        let twoD = run([cycle(0).map { $0.replacingOccurrences(of: "GPGSA,A,3", with: "GPGSA,A,2") }, rmc]).fixes
+        #expect(twoD.last?.estimatedErrors.vertical == nil)
+    }
+
+    @Test("A GSA alone naming other satellites leaves the geometry until a sky listing, as gpsd's fill_dop")
+    func geometryOnListing() throws {
+        let other = "GPGSA,A,3,04,05,09,12,,,,,,,,,2.5,1.3,2.1"
+        let fixes = run([cycle(0, dops: ",,"), cycle(1, dops: nil, listed: false) + [other.replacingOccurrences(of: "2.5,1.3,2.1", with: ",,")],
+                         cycle(2, dops: nil) + [other.replacingOccurrences(of: "2.5,1.3,2.1", with: ",,")]]).fixes
+        #expect(fixes.count == 3)
+        #expect(fixes[1].dop.longitude.map { abs($0 - Self.x) < 1e-9 } == true, "no GSV: the last geometry")
+        #expect(fixes[2].dop.longitude.map { abs($0 - Self.x) > 1e-6 } == true, "listed: four satellites now")
+    }
+
     @Test("A receiver's stated DOPs stand until it states them again, as gpsd keeps them")
     func statedDOPsPersist() throws {
         let fixes = run([cycle(0), cycle(1, dops: nil, listed: false)]).fixes

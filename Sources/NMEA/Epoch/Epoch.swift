@@ -49,6 +49,9 @@ struct Epoch {
         var errorStatistics: ErrorStatistics?
         /// A GBS's errors, which gpsd's TPV carries as they are.
         var faultErrors: ErrorEstimates?
+        /// A PGRME's errors as gpsd holds them (scaled to its 95 % figures): what gpsd's fix
+        /// carries at the cycle's end, so what the next cycle's rates start from.
+        var garminErrors: ErrorEstimates?
         @Unknowable var horizontalAccuracy: Double?
         @Unknowable var verticalAccuracy: Double?
         @Unknowable var sphericalError: Double?
@@ -62,6 +65,12 @@ struct Epoch {
     }
 
     var said = Statements()
+
+    /// Whether any sentence of the cycle stated a position or whether the receiver has a fix.
+    var speaksOfFix: Bool {
+        said.coordinate != nil || said.validSignals > 0 || said.invalidSignals > 0
+            || said.gsaMode != nil || said.pubxMode != nil || said.pgrmzMode != nil
+    }
 
     /// `epoch.altitude` is `epoch.said.altitude`: the sentences' files speak of the epoch.
     /// Key paths to stored members, resolved by the compiler into plain loads and stores.

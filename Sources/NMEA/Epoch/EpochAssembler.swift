@@ -247,7 +247,9 @@ public struct EpochAssembler: Sendable {
         if let solution = epoch.altitudeSolution, let a = epoch.altitude {
             lastAltitude = (solution, a, epoch.geoidSeparation)
         }
-        if hasDelivered { errors.endEpoch(with: delivered) }
+        // A cycle that says nothing of the fix (a ZDA sent twice, the instruments alone) does
+        // not lose it: gpsd's old fix, its merged fix, stands through such a cycle.
+        if hasDelivered, epoch.speaksOfFix { errors.endEpoch(with: delivered, stated: epoch.garminErrors) }
         observedSatellites = (-1, -1)
         lastMarine = epoch.marine
         epoch.reset()
@@ -325,7 +327,7 @@ public struct EpochAssembler: Sendable {
                 errors.observe(listed: epoch.hasSky ? epoch.lists.sky : nil, usedNow: epoch.lists.used)
             }
         }
-        errors.complete(&fix, faultErrors: epoch.faultErrors)
+        errors.complete(&fix, faultErrors: epoch.faultErrors, statedMode: epoch.gsaMode ?? epoch.pubxMode ?? epoch.pgrmzMode)
         return fix
     }
 

@@ -25,12 +25,26 @@ struct ErrorModel: Sendable {
     private var used: [SatelliteID] = []
     /// The geometry's DOPs, recomputed when the sky or the used set changes.
     private var geometry = DilutionOfPrecision()
+    /// The sky or the used set changed since `geometry` was worked out.
+    private var stale = false
     /// The DOPs the receiver last stated, each kept until it states that one again: a
     /// receiver that sends its GSA in one second's burst and its RMC in the next (a B&G Zeus)
     /// still has them, as gpsd keeps them.
     private var stated = DilutionOfPrecision()
-    /// The last epoch's fix, as far as the rates need it.
-    private var previous: Previous?
+    /// The dimension the receiver last stated (GSA, PUBX, PGRMZ), kept as gpsd keeps it.
+    private var lastStatedMode: FixMode?
+    /// The last epoch's fix, as far as the rates need it (gpsd's "last fix"), and the last
+    /// one before it with another time (its "old fix"): a fix with the time of the last
+    /// epoch's (a cycle a B&G Zeus sends twice) takes its rates against the old one, as in gpsd.
+    private var last: Remembered?
+    private var old: Remembered?
+
+    /// A fix remembered for the rates: its time, and its position and errors if it had a fix
+    /// (none: the receiver had lost it, and no rate is worked out against it).
+    private struct Remembered: Sendable {
+        var time: FixTime
+        var fix: Previous?
+    }
 
     private struct Sight: Equatable, Sendable {
         var id: SatelliteID
@@ -39,7 +53,6 @@ struct ErrorModel: Sendable {
     }
 
     private struct Previous: Sendable {
-        var time: FixTime
         var coordinate: Coordinate
         var errors: ErrorEstimates
     }
@@ -84,7 +97,11 @@ struct ErrorModel: Sendable {
             used.sort()
             changed = true
         }
-        guard changed else { return }
+        // gpsd works the geometry out when a sky listing completes, not when a GSA alone names
+        // other satellites: a cycle with no GSV keeps the last listing's DOPs.
+        stale = stale || changed
+        guard stale, listed != nil else { return }
+        stale = false
         var g = SatelliteGeometry()
         var u = 0
         for s in sky where s.id.svid >= 1 {
@@ -96,7 +113,8 @@ struct ErrorModel: Sendable {
 
     /// Fills in what the receiver left out of `fix`: DOPs, gpsd's error estimates, the
     /// accuracies it gave none of, and the magnetic variation.
-    mutating func complete(_ fix: inout Fix, faultErrors: ErrorEstimates? = nil) {
+    mutating func complete(_ fix: inout Fix, faultErrors: ErrorEstimates? = nil, statedMode: FixMode? = nil) {
+        if let statedMode { lastStatedMode = statedMode }
         stated = fix.dop.filled(from: stated)
         fix.dop = stated.filled(from: geometry)
         if let t = fix.timestamp, t.date != nil { fix.estimatedErrors.time = Self.timeError }
@@ -113,27 +131,41 @@ struct ErrorModel: Sendable {
             e.longitude = estimate(dop.longitude, uere.horizontal)
             e.latitude = estimate(dop.latitude, uere.horizontal)
         }
-        // gpsd counts a fix with an altitude as 3D (where gpsfix keeps the receiver's 2D): its
-        // vertical error is estimated wherever there is an altitude to be in error.
-        if fix.mode == .threeD || fix.altitude != nil { e.vertical = estimate(dop.vertical, uere.vertical) }
+        // gpsd counts a fix with an altitude as 3D (where gpsfix keeps the receiver's 2D), and
+        // keeps the dimension a receiver last stated through a cycle that states none (an
+        // eTrex's RMC alone every other second): its vertical error is estimated wherever it
+        // would call the fix 3D.
+        if fix.mode == .threeD || fix.altitude != nil || (statedMode == nil && lastStatedMode == .threeD) {
+            e.vertical = estimate(dop.vertical, uere.vertical)
+        }
+        // The rates take this fix's errors from the DOPs where there are any: gpsd works them
+        // out as the cycle's first sentence arrives, before its GBS (which ends a u-blox
+        // cycle) has spoken; a receiver that gives no DOPs has only its GBS's.
+        var now = e
         if let gbs = faultErrors {
+            now.latitude = now.latitude ?? gbs.latitude
+            now.longitude = now.longitude ?? gbs.longitude
+            now.vertical = now.vertical ?? gbs.vertical
             // A GBS's errors stand in gpsd's TPV where it gave them.
             e.latitude = gbs.latitude ?? e.latitude
             e.longitude = gbs.longitude ?? e.longitude
             e.vertical = gbs.vertical ?? e.vertical
         }
+        rates(&e, now: now, at: here, time: fix.timestamp)
         e.horizontal = estimate(dop.horizontal, uere.overall)
         e.spherical = estimate(dop.position, uere.overall)
-        rates(&e, at: here, time: fix.timestamp)
         fix.estimatedErrors = e
         if fix.horizontalAccuracy == nil { fix.horizontalAccuracy = e.horizontal }
         if fix.verticalAccuracy == nil { fix.verticalAccuracy = e.vertical }
         completeMagnetic(&fix, at: here)
     }
 
-    /// eps, epd and epc against the last epoch's fix, as gpsd derives them.
-    private func rates(_ e: inout ErrorEstimates, at here: Coordinate, time: FixTime?) {
-        guard let p = previous, let t = time, let dt = Self.seconds(from: p.time, to: t), dt > 0 else { return }
+    /// eps, epd and epc into `e`, from this fix's errors `now` and the last epoch's fix, as
+    /// gpsd derives them.
+    private mutating func rates(_ e: inout ErrorEstimates, now: ErrorEstimates, at here: Coordinate, time: FixTime?) {
+        guard let t = time else { return }
+        if let l = last, let moved = Self.seconds(from: l.time, to: t), abs(moved) > 0.0099 { old = l }
+        guard let o = old, let p = o.fix, let dt = Self.seconds(from: o.time, to: t), dt > 0 else { return }
         // gpsd's EMAX, NaN and all: the larger of two errors, the second when the first is unknown.
         func larger(_ a: Double?, _ b: Double?) -> Double? {
             let x = a ?? .nan, y = b ?? .nan
@@ -141,18 +173,18 @@ struct ErrorModel: Sendable {
             return m.isNaN ? nil : m
         }
         if p.errors.longitude != nil, p.errors.latitude != nil,
-           let before = larger(p.errors.longitude, p.errors.latitude), let now = larger(e.longitude, e.latitude) {
-            let v = (before + now) / dt
+           let before = larger(p.errors.longitude, p.errors.latitude), let after = larger(now.longitude, now.latitude) {
+            let v = (before + after) / dt
             e.speed = Bounds.accuracy.contains(v) ? v : nil
         }
-        if let opposite = larger(e.longitude, e.latitude) {
+        if let opposite = larger(now.longitude, now.latitude) {
             let adjacent = p.coordinate.distance(to: here)
             if adjacent.isFinite, adjacent > opposite {
                 e.course = 2 * DegreeTrigonometry.atan2Degrees(opposite, adjacent)
             }
         }
-        if let now = e.vertical, let before = p.errors.vertical {
-            let v = (before + now) / dt
+        if let after = now.vertical, let before = p.errors.vertical {
+            let v = (before + after) / dt
             e.climb = Bounds.accuracy.contains(v) ? v : nil
         }
     }
@@ -171,14 +203,22 @@ struct ErrorModel: Sendable {
     }
 
     /// Remembers an epoch's last fix for the next one's rates, as gpsd's "old fix": one
-    /// without a time leaves the last one standing, one without a position ends it.
-    mutating func endEpoch(with fix: Fix) {
+    /// without a time leaves the last one standing, one without a position ends it. A
+    /// receiver's PGRME (`stated`) stands in for the estimates, as it does in gpsd's fix by the
+    /// cycle's end.
+    mutating func endEpoch(with fix: Fix, stated: ErrorEstimates? = nil) {
         guard let t = fix.timestamp else { return }
         guard fix.mode >= .twoD, let c = fix.coordinate else {
-            previous = nil
+            last = Remembered(time: t, fix: nil)
             return
         }
-        previous = Previous(time: t, coordinate: c, errors: fix.estimatedErrors)
+        var errors = fix.estimatedErrors
+        if let stated {
+            errors.latitude = stated.latitude ?? errors.latitude
+            errors.longitude = stated.longitude ?? errors.longitude
+            errors.vertical = stated.vertical ?? errors.vertical
+        }
+        last = Remembered(time: t, fix: Previous(coordinate: c, errors: errors))
     }
 
     /// Seconds from `a` to `b`: by their dates when both have one, else by time of day.

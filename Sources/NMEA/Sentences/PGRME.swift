@@ -37,5 +37,12 @@ extension PGRME: EpochInput {
         epoch.horizontalAccuracy = epoch.horizontalAccuracy ?? horizontalError
         epoch.verticalAccuracy = epoch.verticalAccuracy ?? verticalError
         epoch.sphericalError = sphericalError
+        // gpsd reads Garmin's figures as CEP50 and scales them to its 95 % (2.45 σ over
+        // 1.18 σ), the horizontal split evenly between the two axes.
+        let scale = 2.45 / 1.18
+        epoch.garminErrors = ErrorEstimates(
+            latitude: horizontalError.map { $0 * scale / 2.0.squareRoot() },
+            longitude: horizontalError.map { $0 * scale / 2.0.squareRoot() },
+            vertical: verticalError.map { $0 * scale }, spherical: sphericalError.map { $0 * scale })
     }
 }
