@@ -85,6 +85,22 @@ void cgps_reader_fix(const cgps_reader *reader, cgps_fix *out) {
     out->epc = fix->epc;
     out->ept = fix->ept;
     out->magnetic_track = fix->magnetic_track;
+    out->depth = fix->depth;
+    out->wind_angle_magnetic = fix->wanglem;
+    out->wind_angle_relative = fix->wangler;
+    out->wind_angle_true = fix->wanglet;
+    out->wind_speed_relative = fix->wspeedr;
+    out->wind_speed_true = fix->wspeedt;
+}
+
+bool cgps_reader_attitude(const cgps_reader *reader, cgps_attitude *out) {
+    // Before API 12 the attitude shares a union with other reports: only an ATT's is one.
+    if ((reader->data.set & ATTITUDE_SET) == 0) return false;
+    const struct attitude_t *attitude = &reader->data.attitude;
+    out->heading = attitude->heading;
+    out->pitch = attitude->pitch;
+    out->roll = attitude->roll;
+    return true;
 }
 
 int cgps_reader_fix_satellites_used(const cgps_reader *reader) {

@@ -48,7 +48,24 @@ enum GpsdFields {
         var dop = cgps_dop()
         cgps_reader_fix_dop(reader, &dop)
         fix.dop = dilution(dop)
+        var marine = MarineData()
+        marine.depth = within(record.depth, Bounds.depth)
+        marine.magneticWindDirection = within(record.wind_angle_magnetic, Bounds.course)
+        marine.apparentWindAngle = within(record.wind_angle_relative, Bounds.course)
+        marine.trueWindDirection = within(record.wind_angle_true, Bounds.course)
+        marine.apparentWindSpeed = within(record.wind_speed_relative, Bounds.windSpeed)
+        marine.trueWindSpeed = within(record.wind_speed_true, Bounds.windSpeed)
+        if !marine.isEmpty { fix.marine = marine }
         return fix
+    }
+
+    /// An ATT as an attitude: nil when the report was none, or said nothing gpsfix reads.
+    static func attitude(_ reader: OpaquePointer) -> Attitude? {
+        var record = cgps_attitude()
+        guard cgps_reader_attitude(reader, &record) else { return nil }
+        let attitude = Attitude(heading: within(record.heading, Bounds.course),
+                                pitch: within(record.pitch, Bounds.pitch), roll: within(record.roll, Bounds.roll))
+        return attitude.isEmpty ? nil : attitude
     }
 
     /// A SKY as a SkyView, one entry per satellite: gpsd may list one twice, under two

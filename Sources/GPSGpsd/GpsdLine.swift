@@ -10,7 +10,7 @@ import GPSLocation
 /// and within the ranges its fields hold, are written again as a line of our own, which
 /// every libgps from API 11 to 16 parses whole.
 enum GpsdLine: Equatable {
-    /// A TPV or a SKY, rewritten: the only text that reaches libgps.
+    /// A TPV, a SKY or an ATT, rewritten: the only text that reaches libgps.
     case report(Kind, String)
     /// A sentence gpsd passes on (`"nmea":true` in the watch), without its line end.
     case sentence(String)
@@ -22,6 +22,8 @@ enum GpsdLine: Equatable {
     enum Kind: Equatable {
         case tpv
         case sky
+        /// A heading sensor's report (HDT, THS, XDR through gpsd).
+        case att
     }
 
     /// gpsd's longest report is a SKY of its most satellites, about 11 kB; a sentence is at most
@@ -41,6 +43,8 @@ enum GpsdLine: Equatable {
         switch className {
         case "TPV": return tpv(value).map { .report(.tpv, $0) } ?? .rejected
         case "SKY": return sky(value, maximumSatellites: maximumSatellites).map { .report(.sky, $0) } ?? .rejected
+        // An ATT of an IMU's members only is well-formed, and nothing gpsfix reads.
+        case "ATT": return att(value).map { .report(.att, $0) } ?? .other
         default: return .other
         }
     }
@@ -48,7 +52,9 @@ enum GpsdLine: Equatable {
     /// The members of a TPV that gpsfix reads, as numbers.
     private static let tpvNumbers = ["lat", "lon", "altHAE", "altMSL", "geoidSep", "speed", "track", "climb",
                                      "magvar", "magtrack", "epx", "epy", "epv", "eph", "sep", "eps", "epd",
-                                     "epc", "ept"]
+                                     "epc", "ept", "depth", "wanglem", "wangler", "wanglet", "wspeedr", "wspeedt"]
+    /// The members of an ATT that gpsfix reads: those every libgps from API 11 on holds.
+    private static let attNumbers = ["heading", "pitch", "roll"]
     private static let skyNumbers = ["hdop", "pdop", "vdop", "tdop", "xdop", "ydop", "gdop"]
     private static let satelliteNumbers = ["el", "az", "ss"]
 
@@ -62,6 +68,19 @@ enum GpsdLine: Equatable {
         if let time = time(report["time"]) { out.member("time", string: time) }
         for key in tpvNumbers { if let n = number(report[key]) { out.member(key, number: n) } }
         return out.close()
+    }
+
+    private static func att(_ report: JSONValue) -> String? {
+        var out = JSONWriter()
+        out.member("class", string: "ATT")
+        var any = false
+        for key in attNumbers {
+            if let n = number(report[key]) {
+                out.member(key, number: n)
+                any = true
+            }
+        }
+        return any ? out.close() : nil
     }
 
     private static func sky(_ report: JSONValue, maximumSatellites: Int) -> String? {

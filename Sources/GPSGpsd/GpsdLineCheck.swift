@@ -27,6 +27,9 @@ package enum GpsdLineCheck {
                     broken.append("a position out of range: \(coordinate)")
                 }
                 if fix.hasFix != (fix.coordinate != nil) { broken.append("mode \(fix.mode) with coordinate \(String(describing: fix.coordinate))") }
+            case .att:
+                let attitude = GpsdFields.attitude(reader)
+                if let heading = attitude?.heading, !Bounds.course.contains(heading) { broken.append("a heading out of range: \(heading)") }
             case .sky:
                 let sky = GpsdFields.sky(reader)
                 if Set(sky.satellites.map(\.id)).count != sky.satellites.count { broken.append("a satellite twice in \(sky.satellites.map(\.id))") }

@@ -1,5 +1,6 @@
 import CGPS
 import GPSLocation
+import NMEA
 import GPSSources
 import GPSSystem
 
@@ -22,6 +23,8 @@ final class GpsdSession {
     var lines = LineBuffer(maximumLine: GpsdSession.maximumLine)
     /// The last SKY's count of satellites used: a TPV carries none of its own.
     var satellitesUsed: Int?
+    /// The last ATT's attitude, until a TPV carries it out.
+    var attitude: Attitude?
 
     init(manager: GpsdManager, reporter: RunReporter) {
         self.manager = manager
@@ -164,8 +167,16 @@ final class GpsdSession {
             case .tpv:
                 guard var fix = GpsdFields.fix(reader) else { return true }
                 if fix.hasFix { fix.satellitesUsed = satellitesUsed }
+                // A heading sensor's ATT goes out in the next fix, as the engine puts a cycle's
+                // HDT in that cycle's: gpsd writes its ATT apart, beside its TPV.
+                if let attitude {
+                    fix.attitude = attitude
+                    self.attitude = nil
+                }
                 streaming(&waitingForData)
                 reporter.notify { $0.locationManager(manager, didUpdateFix: fix) }
+            case .att:
+                attitude = GpsdFields.attitude(reader) ?? attitude
             case .sky:
                 let sky = GpsdFields.sky(reader)
                 satellitesUsed = sky.satellites.isEmpty ? nil : sky.satellitesUsed

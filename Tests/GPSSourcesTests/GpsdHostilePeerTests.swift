@@ -110,4 +110,34 @@ struct GpsdHostilePeerTests {
         #expect(peer.clientsAccepted == 2)
         #expect(manager.linesRejected >= 5)
     }
+
+    @Test("A heading sensor's ATT goes out in the next fix, and a TPV's depth and wind in its own; values out of range are unknown")
+    func attitudeAndInstruments() async throws {
+        // Given a peer on gpsd's port, and a GpsdManager connected to it
+        let peer = try FakeGpsd()
+        let manager = GpsdManager(port: peer.port, watchdog: .seconds(10), reconnect: false)
+        let delegate = start(manager)
+        defer { manager.stopUpdatingLocation() }
+        #expect(peer.acceptClient())
+
+        // When gpsd sends an ATT, then a TPV with a boat's instruments, then a TPV alone, then
+        // an ATT whose heading is no heading and a last TPV
+        peer.send(line: #"{"class":"ATT","device":"/dev/ttyUSB0","time":"2026-12-01T12:00:01.000Z","heading":231.5,"pitch":1.5,"roll":-2.0,"mheading":230.1}"#)
+        let marine = #","depth":5.6,"wanglem":333.2,"wangler":59.9,"wanglet":334.6,"wspeedr":5.7,"wspeedt":5.8}"#
+        peer.send(line: String(GpsdReports.tpv(second: 1).dropLast()) + marine)
+        peer.send(line: GpsdReports.tpv(second: 2))
+        peer.send(line: #"{"class":"ATT","heading":400.0,"pitch":2.5}"#)
+        peer.send(line: GpsdReports.tpv(second: 3))
+
+        // Then the first fix carries the attitude and the instruments, the second neither, and
+        // the third the pitch alone
+        #expect(await waitUntil(.seconds(5)) { delegate.fixes.count == 3 })
+        let fixes = delegate.fixes
+        #expect(fixes.first?.attitude == Attitude(heading: 231.5, pitch: 1.5, roll: -2.0))
+        #expect(fixes.first?.marine == MarineData(depth: 5.6, apparentWindAngle: 59.9, apparentWindSpeed: 5.7,
+                                                   trueWindDirection: 334.6, magneticWindDirection: 333.2, trueWindSpeed: 5.8))
+        #expect(fixes.count == 3 && fixes[1].attitude == nil && fixes[1].marine == nil)
+        #expect(fixes.count == 3 && fixes[2].attitude == Attitude(pitch: 2.5))
+        #expect(manager.linesRejected == 0)
+    }
 }

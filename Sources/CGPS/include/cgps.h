@@ -33,7 +33,17 @@ typedef struct {
     double speed, track, climb, magnetic_variation;
     double epx, epy, epv;
     double eph, sep, eps, epd, epc, ept, magnetic_track;
+    // The instruments beside a receiver, as gpsd's TPV carries them (every API from 11 on):
+    // depth below the transducer, metres; wind angles, degrees (magnetic direction, relative
+    // to the bow, true direction); wind speeds, m/s (relative, true).
+    double depth, wind_angle_magnetic, wind_angle_relative, wind_angle_true;
+    double wind_speed_relative, wind_speed_true;
 } cgps_fix;
+
+/// One ATT: a heading sensor's degrees (true heading, pitch, roll). Unknown doubles are NaN.
+typedef struct {
+    double heading, pitch, roll;
+} cgps_attitude;
 
 typedef struct {
     double pdop, hdop, vdop, tdop, xdop, ydop, gdop;
@@ -75,6 +85,8 @@ void cgps_reader_fix(const cgps_reader *reader, cgps_fix *fix);
 int cgps_reader_fix_satellites_used(const cgps_reader *reader);
 void cgps_reader_fix_dop(const cgps_reader *reader, cgps_dop *dop);
 void cgps_reader_sky(const cgps_reader *reader, cgps_sky *sky);
+/// The report's attitude; false when it was no ATT.
+bool cgps_reader_attitude(const cgps_reader *reader, cgps_attitude *attitude);
 /// The satellite at `index` (below `satellites_visible`); false beyond.
 bool cgps_reader_satellite(const cgps_reader *reader, int index, cgps_satellite *satellite);
 
