@@ -52,9 +52,13 @@ struct ErrorModel: Sendable {
         var azimuth: Double?
     }
 
+    /// What the rates read of a remembered fix, and no more: it is copied every epoch.
     private struct Previous: Sendable {
-        var coordinate: Coordinate
-        var errors: ErrorEstimates
+        var latitude: Double
+        var longitude: Double
+        /// gpsd's EMAX of its epx and epy, when it had both (gpsd's condition for `eps`).
+        var horizontal: Double?
+        var vertical: Double?
     }
 
     init() {
@@ -71,20 +75,20 @@ struct ErrorModel: Sendable {
     mutating func observe(listed: [Satellite]?, usedNow: [SatelliteID]) {
         var changed = false
         if let listed {
-            for (i, s) in listed.enumerated() {
-                let sight = Sight(id: s.id, elevation: s.elevation, azimuth: s.azimuth)
-                if i < sky.count {
-                    if sky[i] != sight {
-                        sky[i] = sight
-                        changed = true
+            // One pass that stops at the first difference; most epochs find none.
+            var same = sky.count == listed.count
+            if same {
+                for i in listed.indices {
+                    let s = listed[i], k = sky[i]
+                    if k.id != s.id || k.elevation != s.elevation || k.azimuth != s.azimuth {
+                        same = false
+                        break
                     }
-                } else {
-                    sky.append(sight)
-                    changed = true
                 }
             }
-            if sky.count > listed.count {
-                sky.removeLast(sky.count - listed.count)
+            if !same {
+                sky.removeAll(keepingCapacity: true)
+                for s in listed { sky.append(Sight(id: s.id, elevation: s.elevation, azimuth: s.azimuth)) }
                 changed = true
             }
         }
@@ -166,27 +170,28 @@ struct ErrorModel: Sendable {
         guard let t = time else { return }
         if let l = last, let moved = Self.seconds(from: l.time, to: t), abs(moved) > 0.0099 { old = l }
         guard let o = old, let p = o.fix, let dt = Self.seconds(from: o.time, to: t), dt > 0 else { return }
-        // gpsd's EMAX, NaN and all: the larger of two errors, the second when the first is unknown.
-        func larger(_ a: Double?, _ b: Double?) -> Double? {
-            let x = a ?? .nan, y = b ?? .nan
-            let m = x > y ? x : y
-            return m.isNaN ? nil : m
-        }
-        if p.errors.longitude != nil, p.errors.latitude != nil,
-           let before = larger(p.errors.longitude, p.errors.latitude), let after = larger(now.longitude, now.latitude) {
+        if let before = p.horizontal, let after = Self.larger(now.longitude, now.latitude) {
             let v = (before + after) / dt
             e.speed = Bounds.accuracy.contains(v) ? v : nil
         }
-        if let opposite = larger(now.longitude, now.latitude) {
-            let adjacent = p.coordinate.distance(to: here)
+        if let opposite = Self.larger(now.longitude, now.latitude) {
+            let adjacent = Coordinate(latitude: p.latitude, longitude: p.longitude).distance(to: here)
             if adjacent.isFinite, adjacent > opposite {
                 e.course = 2 * DegreeTrigonometry.atan2Degrees(opposite, adjacent)
             }
         }
-        if let after = now.vertical, let before = p.errors.vertical {
+        if let after = now.vertical, let before = p.vertical {
             let v = (before + after) / dt
             e.climb = Bounds.accuracy.contains(v) ? v : nil
         }
+    }
+
+    /// gpsd's EMAX, NaN and all: the larger of two errors, the second when the first is unknown.
+    @inline(__always)
+    private static func larger(_ a: Double?, _ b: Double?) -> Double? {
+        let x = a ?? .nan, y = b ?? .nan
+        let m = x > y ? x : y
+        return m.isNaN ? nil : m
     }
 
     /// The model's variation where the receiver gave none (or 0, as some write for none).
@@ -212,13 +217,16 @@ struct ErrorModel: Sendable {
             last = Remembered(time: t, fix: nil)
             return
         }
-        var errors = fix.estimatedErrors
+        var latitude = fix.estimatedErrors.latitude, longitude = fix.estimatedErrors.longitude
+        var vertical = fix.estimatedErrors.vertical
         if let stated {
-            errors.latitude = stated.latitude ?? errors.latitude
-            errors.longitude = stated.longitude ?? errors.longitude
-            errors.vertical = stated.vertical ?? errors.vertical
+            latitude = stated.latitude ?? latitude
+            longitude = stated.longitude ?? longitude
+            vertical = stated.vertical ?? vertical
         }
-        last = Remembered(time: t, fix: Previous(coordinate: c, errors: errors))
+        let horizontal = latitude != nil && longitude != nil ? Self.larger(longitude, latitude) : nil
+        last = Remembered(time: t, fix: Previous(latitude: c.latitude, longitude: c.longitude,
+                                                 horizontal: horizontal, vertical: vertical))
     }
 
     /// Seconds from `a` to `b`: by their dates when both have one, else by time of day.

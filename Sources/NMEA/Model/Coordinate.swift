@@ -261,15 +261,26 @@ let metresPerDegree = 111_195.0
 /// Knots to metres per second, exactly (1 knot = 1852 m/h).
 let metresPerSecondPerKnot = 1852.0 / 3600.0
 
-/// cos(x) for |x| ≤ π/2 without Foundation: a Taylor series, accurate to 1e-9 there.
+/// cos(x) for |x| ≤ π/2 without Foundation: the Taylor series to x^20, accurate to 1e-9
+/// there, in Horner's form with the factorials' reciprocals as constants. Every fix's rates
+/// measure a distance: ten divisions in a row (a loop of `x² / (n(n−1))`) took longer than the
+/// rest of the distance together.
+@inline(__always)
 func cosine(_ x: Double) -> Double {
     let x2 = x * x
-    var term = 1.0, sum = 1.0
-    for n in stride(from: 2, through: 20, by: 2) {
-        term *= -x2 / Double((n - 1) * n)
-        sum += term
-    }
-    return sum
+    // 1 − x²/2! (1 − x²/(3·4) (1 − … (1 − x²/(19·20)))), from the innermost out.
+    var c = 1.0
+    c = 1 - x2 * (1.0 / 380) * c
+    c = 1 - x2 * (1.0 / 306) * c
+    c = 1 - x2 * (1.0 / 240) * c
+    c = 1 - x2 * (1.0 / 182) * c
+    c = 1 - x2 * (1.0 / 132) * c
+    c = 1 - x2 * (1.0 / 90) * c
+    c = 1 - x2 * (1.0 / 56) * c
+    c = 1 - x2 * (1.0 / 30) * c
+    c = 1 - x2 * (1.0 / 12) * c
+    c = 1 - x2 * (1.0 / 2) * c
+    return c
 }
 
 // A stored position is held to the ranges a received one is (`Bounds`): whatever reads a

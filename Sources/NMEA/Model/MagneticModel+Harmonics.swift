@@ -198,10 +198,22 @@ package enum DegreeTrigonometry {
         t = t / (1 + (1 + t * t).squareRoot())
         t = t / (1 + (1 + t * t).squareRoot())
         let t2 = t * t
-        var series = 0.0
-        for k in stride(from: 13, through: 0, by: -1) {
-            series = 1 / Double(2 * k + 1) - t2 * series
-        }
+        // Horner's form, from t^27 in; each 1/(2k+1) a constant, rounded as the division at
+        // run time would round it (every fix's course error takes one of these).
+        var series = 1.0 / 27
+        series = 1.0 / 25 - t2 * series
+        series = 1.0 / 23 - t2 * series
+        series = 1.0 / 21 - t2 * series
+        series = 1.0 / 19 - t2 * series
+        series = 1.0 / 17 - t2 * series
+        series = 1.0 / 15 - t2 * series
+        series = 1.0 / 13 - t2 * series
+        series = 1.0 / 11 - t2 * series
+        series = 1.0 / 9 - t2 * series
+        series = 1.0 / 7 - t2 * series
+        series = 1.0 / 5 - t2 * series
+        series = 1.0 / 3 - t2 * series
+        series = 1.0 - t2 * series
         var angle = 4 * t * series * (180 / Double.pi)  // 0 to 45
         if steep { angle = 90 - angle }
         if x < 0 { angle = 180 - angle }
