@@ -136,14 +136,7 @@ public struct PackedDatum: Hashable, Sendable, Codable {
 }
 
 // As `Unknowable`'s: a nil datum is left out, and an absent one reads as nil.
-extension KeyedEncodingContainer {
-    mutating func encode(_ value: PackedDatum, forKey key: Key) throws {
-        try encodeIfPresent(value.wrappedValue, forKey: key)
-    }
-}
-
-extension KeyedDecodingContainer {
-    func decode(_ type: PackedDatum.Type, forKey key: Key) throws -> PackedDatum {
-        PackedDatum(wrappedValue: try decodeIfPresent(Datum.self, forKey: key))
-    }
+extension PackedDatum: OmittedWhenEmpty {
+    var present: Datum? { wrappedValue }
+    init(present: Datum?) { self.init(wrappedValue: present) }
 }

@@ -53,14 +53,7 @@ public struct ErrorEstimates: Hashable, Codable, Sendable {
 // A fix without estimates (every source but the engine's, and fixes stored before there were
 // any) leaves them out, and one stored without them reads back with none, as its `@Unknowable`
 // members do (see `Unknowable`).
-extension KeyedEncodingContainer {
-    mutating func encode(_ value: ErrorEstimates, forKey key: Key) throws {
-        try encodeIfPresent(value == ErrorEstimates() ? nil : value, forKey: key)
-    }
-}
-
-extension KeyedDecodingContainer {
-    func decode(_ type: ErrorEstimates.Type, forKey key: Key) throws -> ErrorEstimates {
-        try decodeIfPresent(ErrorEstimates.self, forKey: key) ?? ErrorEstimates()
-    }
+extension ErrorEstimates: OmittedWhenEmpty {
+    var present: ErrorEstimates? { self == ErrorEstimates() ? nil : self }
+    init(present: ErrorEstimates?) { self = present ?? ErrorEstimates() }
 }

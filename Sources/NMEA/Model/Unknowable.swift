@@ -49,18 +49,35 @@ public struct Unknowable: Hashable, Codable, Sendable {
     }
 }
 
-// What the synthesized `Codable` of the engine's values calls for an `@Unknowable` member (a
-// non-generic overload is preferred to the generic one): nil is left out rather than written
-// null, and a member that is absent reads as nil rather than failing the whole value. Internal:
-// only the engine's own types are encoded this way.
+/// A member of the engine's values that a keyed container leaves out when it holds nothing,
+/// and reads as holding nothing when absent: `@Unknowable`, `@PackedDatum` and `@Centimetres`
+/// (nil), and a fix's ``ErrorEstimates`` (none known). Internal: only the engine's own types
+/// are encoded this way.
+protocol OmittedWhenEmpty: Codable {
+    associatedtype Present: Codable
+    /// What is written, or nil to leave the member out.
+    var present: Present? { get }
+    /// What a member read back (nil: absent) holds.
+    init(present: Present?)
+}
+
+// What the synthesized `Codable` of the engine's values calls for such a member (the overload
+// for the narrower protocol is preferred to the standard library's): nothing is left out rather
+// than written null, and a member that is absent reads as nothing rather than failing the
+// whole value.
 extension KeyedEncodingContainer {
-    mutating func encode(_ value: Unknowable, forKey key: Key) throws {
-        try encodeIfPresent(value.wrappedValue, forKey: key)
+    mutating func encode<T: OmittedWhenEmpty>(_ value: T, forKey key: Key) throws {
+        try encodeIfPresent(value.present, forKey: key)
     }
 }
 
 extension KeyedDecodingContainer {
-    func decode(_ type: Unknowable.Type, forKey key: Key) throws -> Unknowable {
-        Unknowable(wrappedValue: try decodeIfPresent(Double.self, forKey: key))
+    func decode<T: OmittedWhenEmpty>(_ type: T.Type, forKey key: Key) throws -> T {
+        T(present: try decodeIfPresent(T.Present.self, forKey: key))
     }
+}
+
+extension Unknowable: OmittedWhenEmpty {
+    var present: Double? { wrappedValue }
+    init(present: Double?) { self.init(wrappedValue: present) }
 }

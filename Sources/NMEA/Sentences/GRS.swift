@@ -197,14 +197,7 @@ public struct Centimetres: Hashable, Sendable, Codable {
     }
 }
 
-extension KeyedEncodingContainer {
-    mutating func encode(_ value: Centimetres, forKey key: Key) throws {
-        try encodeIfPresent(value.wrappedValue, forKey: key)
-    }
-}
-
-extension KeyedDecodingContainer {
-    func decode(_ type: Centimetres.Type, forKey key: Key) throws -> Centimetres {
-        Centimetres(wrappedValue: try decodeIfPresent(Double.self, forKey: key))
-    }
+extension Centimetres: OmittedWhenEmpty {
+    var present: Double? { wrappedValue }
+    init(present: Double?) { self.init(wrappedValue: present) }
 }
