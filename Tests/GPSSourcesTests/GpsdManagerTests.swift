@@ -117,6 +117,29 @@ struct GpsdManagerTests {
         #expect(!quietDelegate.events.contains { if case .sentence = $0 { true } else { false } }, "not asked, not sent")
     }
 
+    @Test("A boat's heading sensor and sounder on gpsd's wire: gpsd's ATT and TPV depth reach the fixes",
+          .timeLimit(.minutes(1)))
+    func headingAndDepthThroughGpsd() async throws {
+        // Given a gpsd reading a pty, and a GpsdManager connected to it
+        let session = try await connected(watchdog: .seconds(30), reconnect: false)
+        defer { session.end() }
+
+        // When each epoch of a capture is followed by an HDT and a DBT (rst39's and a B&G Zeus's)
+        for second in 0..<10 {
+            session.rig.write(SerialCapture.bytes(epochs: 1, from: second)
+                              + Array("$GPHDT,25.50,T*37\r\n$SDDBT,17.7,f,5.4,M,2.9,F*3D\r\n".utf8))
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        _ = await waitUntil(.seconds(5)) {
+            session.delegate.fixes.contains { $0.attitude != nil } && session.delegate.fixes.contains { $0.marine != nil }
+        }
+
+        // Then gpsd's ATT is a fix's attitude, and its depth a fix's, with gpsd's values
+        #expect(session.delegate.fixes.contains { $0.attitude?.heading == 25.5 })
+        #expect(session.delegate.fixes.contains { $0.marine?.depth == 5.4 })
+        #expect(session.delegate.errors.isEmpty)
+    }
+
     /// The project's own captures, cut into epochs at each RMC (where their cycles begin).
     static func projectEpochs(_ name: String, count: Int) throws -> [[UInt8]] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
