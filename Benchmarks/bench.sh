@@ -18,37 +18,44 @@ while [ "$(stat -c %s "$work/big.nmea")" -lt 50000000 ]; do cat "$work/one" >> "
 size=$(stat -c %s "$work/big.nmea")
 echo "input: $size bytes"
 
-best() { # best wall time of 3 runs, in seconds, stdin from $IN when set
-  python3 - "$@" <<'PY'
-import os, subprocess, sys, time
-best = None
-for _ in range(3):
-    stdin = open(os.environ["IN"], "rb") if os.environ.get("IN") else None
-    t = time.perf_counter()
-    subprocess.run(sys.argv[1:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    t = time.perf_counter() - t
-    best = t if best is None else min(best, t)
-print(f"{best:.3f}")
-PY
-}
-g=$(best .build/release/gpsfix watch --replay "$work/big.nmea" --json --speed max)
-echo "gpsfix watch --json --speed max: ${g}s, $(python3 -c "print(round($size/1e6/max($g,0.001)))") MB/s"
-if command -v gpsdecode >/dev/null; then
-  d=$(IN="$work/big.nmea" best gpsdecode)
-  echo "gpsdecode:                       ${d}s, $(python3 -c "print(round($size/1e6/max($d,0.001)))") MB/s"
-  echo "speed-up: $(python3 -c "print(round($d/max($g,0.001),1))")x"
-else
-  echo "gpsdecode not installed (apt-get install gpsd-clients) : no comparison"
-fi
-# The parse-only floor: minmea, a C parser that checks and parses every sentence it knows and
-# assembles nothing (built by path from ../shared/baselines, never copied here).
 base=../shared/baselines
 if [ -f "$base/minmea-all.c" ] && command -v cc >/dev/null; then
   cc -O2 -I "$base/minmea" "$base/minmea-all.c" "$base/minmea/minmea.c" -o "$work/minmea-all"
-  m=$(IN="$work/big.nmea" best "$work/minmea-all")
-  echo "minmea (parse only, no epochs, no JSON): ${m}s, $(python3 -c "print(round($size/1e6/max($m,0.001)))") MB/s"
-  echo "gpsfix / minmea: $(python3 -c "print(round($g/max($m,0.001),2))")x the time"
 fi
+# Best wall time of each, gpsfix and minmea taking turns, so that whatever else the shared
+# machine does at the moment falls on both alike: a ratio of two bests taken a minute apart
+# measured the neighbours as much as the programs. gpsdecode (twelve seconds a run) has three.
+WORK="$work" SIZE="$size" python3 - <<'PY'
+import os, shutil, subprocess, time
+work, size = os.environ["WORK"], int(os.environ["SIZE"])
+big = f"{work}/big.nmea"
+def timed(argv, stdin):
+    with open(stdin, "rb") if stdin else open(os.devnull, "rb") as f:
+        t = time.perf_counter()
+        subprocess.run(argv, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - t
+gpsfix = [".build/release/gpsfix", "watch", "--replay", big, "--json", "--speed", "max"]
+minmea = f"{work}/minmea-all" if os.path.exists(f"{work}/minmea-all") else None
+g, m = [], []
+for _ in range(7):
+    g.append(timed(gpsfix, None))
+    if minmea: m.append(timed([minmea], big))
+g = min(g)
+rate = lambda t: round(size / 1e6 / max(t, 0.001))
+print(f"gpsfix watch --json --speed max: {g:.3f}s, {rate(g)} MB/s")
+if shutil.which("gpsdecode"):
+    d = min(timed(["gpsdecode"], big) for _ in range(3))
+    print(f"gpsdecode:                       {d:.3f}s, {rate(d)} MB/s")
+    print(f"speed-up: {round(d / max(g, 0.001), 1)}x")
+else:
+    print("gpsdecode not installed (apt-get install gpsd-clients) : no comparison")
+# The parse-only floor: minmea, a C parser that checks and parses every sentence it knows and
+# assembles nothing (built by path from ../shared/baselines, never copied here).
+if m:
+    m = min(m)
+    print(f"minmea (parse only, no epochs, no JSON): {m:.3f}s, {rate(m)} MB/s")
+    print(f"gpsfix / minmea: {round(g / max(m, 0.001), 2)}x the time")
+PY
 .build/release/nmea-bench "$work/one" 50
 
 # Instructions, not seconds: callgrind counts the same for the same binary and input whatever
@@ -63,4 +70,10 @@ if [ "${INSTRUCTIONS:-0}" = 1 ] && command -v valgrind >/dev/null && command -v 
   gi=$(count "$work/gpsfix" watch --replay "$work/five.nmea" --json --speed max)
   di=$(count gpsdecode)
   echo "instructions for $(stat -c %s "$work/five.nmea") bytes: gpsfix $gi, gpsdecode $di: $(python3 -c "print(round($di/$gi,1))")x fewer"
+  # The decoding thread alone: what the wall time follows when the JSON is written beside it.
+  mkdir "$work/threads"
+  valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/threads/cg" \
+    "$work/gpsfix" watch --replay "$work/five.nmea" --json --speed max < /dev/null > /dev/null 2>&1
+  longest=$(sed -n 's/^totals: *//p' "$work"/threads/cg* | sort -n | tail -1)
+  echo "instructions on gpsfix's busiest thread: $longest: $(python3 -c "print(round($di/$longest,1))")x fewer than gpsdecode"
 fi

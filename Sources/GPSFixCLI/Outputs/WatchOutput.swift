@@ -4,9 +4,9 @@ import GPSLocation
 /// passthrough, a GPX track, or the live terminal view. The command picks one; the output
 /// sees events and nothing of the source.
 ///
-/// `write` is called on the source's thread, one event at a time and in order, ending with the
-/// terminal event; `finish` is called once on the main thread after that (or after an
-/// interrupt), when no more `write` calls can come.
+/// `write` is called one event at a time and in order, ending with the terminal event: on the
+/// source's thread, or for bulk output on `PipelinedOutput`'s writer; `finish` is called once
+/// on the main thread after that (or after an interrupt), when no more `write` calls can come.
 protocol WatchOutput: AnyObject {
     /// Handles one event and returns how many reports it wrote: what `-n N` counts.
     func write(_ event: LocationEvent) -> Int

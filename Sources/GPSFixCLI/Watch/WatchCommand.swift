@@ -46,7 +46,10 @@ struct WatchCommand {
                 setup.label = several ? fixed : MQTTWatch.label(manager)
             }
             setup.device = MQTTWatch.vehicle(manager)
-            return try format.make(setup)
+            let output = try format.make(setup)
+            // A whole capture as fast as it decodes, into a pipe or a file: written beside the decoding.
+            let bulk = !context.paced && !several && limit == nil && !format.isForPeople
+            return bulk ? PipelinedOutput(output) : output
         }
         let run = SourceRun(managers.map { LocationService(manager: $0) })
         // The output is written by one thread at a time: a source's, or the one that stops
