@@ -43,10 +43,37 @@ public final class ChronySocket: Sendable {
         return withUnsafeBytes(of: record) { Array($0) }
     }
 
+    /// The datagram for a pulse: `pulse` set, so chronyd takes it as a PPS refclock's edge (it
+    /// uses the offset's fraction of a second, and the second from the refclock it is locked
+    /// to or from its own clock). For a pulse the offset is the other way round from a
+    /// sample's: system time minus true time, as chrony's own PPS driver hands it the edge's
+    /// fraction of a second. The time is the edge's to the microsecond, as a `timeval` holds
+    /// it, and the offset is from that microsecond, so nothing of the edge's nanoseconds is
+    /// lost.
+    public static func datagram(_ sample: PulseSample) -> [UInt8] {
+        var record = gpsfix_sock_sample()
+        let microseconds = Int64(sample.pulse.nanoseconds / 1000)
+        record.tv.tv_sec = .init(sample.pulse.seconds)
+        record.tv.tv_usec = .init(microseconds)
+        record.offset = Double(microseconds) / 1e6 - Double(sample.second &- sample.pulse.seconds)
+        record.pulse = 1
+        record.leap = 0
+        record.magic = magic
+        return withUnsafeBytes(of: record) { Array($0) }
+    }
+
+    /// Sends a pulse, as `send(_:)` a sample.
+    public func send(_ sample: PulseSample) throws(TimeFeedError) {
+        try send(datagram: Self.datagram(sample))
+    }
+
     /// Sends `sample`. A chronyd not there is `.chronyNotListening`; one that is busy (its
     /// queue full) loses this sample quietly.
     public func send(_ sample: TimeSample) throws(TimeFeedError) {
-        let datagram = Self.datagram(sample)
+        try send(datagram: Self.datagram(sample))
+    }
+
+    private func send(datagram: [UInt8]) throws(TimeFeedError) {
         do {
             // Not taken (chronyd's queue full): this sample is lost quietly.
             _ = try socket.send(datagram)

@@ -53,6 +53,15 @@ public final class NTPSharedMemory: @unchecked Sendable {
         gpsfix_shm_store(segment, clock.seconds, clock.nanoseconds, receive.seconds, receive.nanoseconds, Self.precision, 0)
     }
 
+    /// log2 of a pulse's expected jitter: -20, about a microsecond, as gpsd says of PPS.
+    public static let pulsePrecision: Int32 = -20
+
+    /// Writes a pulse: its second as the clock's time, the edge as the system's, to the
+    /// nanosecond.
+    public func store(_ sample: PulseSample) {
+        gpsfix_shm_store(segment, sample.second, 0, sample.pulse.seconds, Int(sample.pulse.nanoseconds), Self.pulsePrecision, 0)
+    }
+
     private static func split(_ seconds: Double) -> (seconds: Int64, nanoseconds: Int) {
         let whole = seconds.rounded(.down)
         return (Int64(whole), min(Int(((seconds - whole) * 1e9).rounded()), 999_999_999))

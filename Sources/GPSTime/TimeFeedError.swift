@@ -13,6 +13,8 @@ public enum TimeFeedError: Error, Equatable, Sendable, CustomStringConvertible {
     case sharedMemoryMismatch(unit: Int)
     /// Any other failure of a call, with the call's name.
     case system(call: String, SystemError)
+    /// The pulses cannot be read: what happened and what to do.
+    case pulseSource(String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,8 @@ public enum TimeFeedError: Error, Equatable, Sendable, CustomStringConvertible {
             "a shared memory segment with NTP unit \(unit)'s key (0x\(String(NTPSharedMemory.key(unit: unit), radix: 16))) exists with another size: something other than an NTP refclock holds it"
         case .system(let call, let errno):
             "\(call) failed: \(errno)"
+        case .pulseSource(let message):
+            message
         }
     }
 }

@@ -17,7 +17,8 @@ final class ChronyDaemon: Sendable {
     var socketPath: String { directory + "/chrony.sock" }
     private var commandSocket: String { directory + "/cmd.sock" }
 
-    init(in directory: String, unit: Int) async throws {
+    /// `extra` lines go into chrony.conf after the two refclocks (a PPS refclock locked to GPS).
+    init(in directory: String, unit: Int, extra: [String] = []) async throws {
         self.directory = directory
         self.unit = unit
         chmod(directory, 0o700)
@@ -32,7 +33,7 @@ final class ChronyDaemon: Sendable {
             cmdport 0
             port 0
             pidfile \(directory)/chronyd.pid
-            """
+            """ + extra.map { "\n" + $0 }.joined()
         let file = directory + "/chrony.conf"
         try conf.write(toFile: file, atomically: true, encoding: .utf8)
         // -x: never touches the real clock; -u root: the tests run as root.
@@ -50,6 +51,7 @@ final class ChronyDaemon: Sendable {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         Self.removeSegment(unit: unit)
+        Self.removeSegment(unit: unit + 1)
     }
 
     struct Source: Equatable {
@@ -86,13 +88,16 @@ final class ChronyDaemon: Sendable {
     static func key(unit: Int) -> key_t { key_t(0x4e54_5030 + unit) }
 
     /// A unit whose segment does not exist yet, so that a test neither meets nor leaves another's.
-    static func freeUnit() -> Int {
+    /// With `pair`, an even unit whose next is free too (the NMEA's and the pulses', as gpsd numbers them).
+    static func freeUnit(pair: Bool = false) -> Int {
         var generator = SystemRandomNumberGenerator()
         while true {
-            let unit = Int.random(in: 100...250, using: &generator)
-            if shmget(key(unit: unit), 0, 0) < 0, errno == ENOENT { return unit }
+            let unit = Int.random(in: 100...250, using: &generator) & (pair ? ~1 : ~0)
+            if free(unit) && (!pair || free(unit + 1)) { return unit }
         }
     }
+
+    private static func free(_ unit: Int) -> Bool { shmget(key(unit: unit), 0, 0) < 0 && errno == ENOENT }
 
     static func removeSegment(unit: Int) {
         let identifier = shmget(key(unit: unit), 0, 0)

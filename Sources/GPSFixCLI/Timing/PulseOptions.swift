@@ -1,0 +1,56 @@
+import GPSLocation
+import GPSTime
+
+/// `--pps SOURCE` and `--pps-epoch after|before`, for `serve` and `timing`: where the
+/// receiver's pulses come from, and which of its epochs names each pulse's second.
+struct PulseOptions {
+    static let options: [OptionSpec] = [
+        .value("--pps", "SOURCE", "Read the receiver's pulse per second: a kernel PPS device (/dev/pps0), auto (the one sysfs links to the first source's port), or a serial source's modem line (dcd, cts, ri)."),
+        .value("--pps-epoch", "after|before", "Which whole-second epoch names a pulse's second: the one after it (the default, as most receivers send) or the one before it."),
+    ]
+
+    enum Origin: Equatable {
+        case device(String)
+        case auto
+        case modemLine(String)
+    }
+
+    let origin: Origin
+    let rule: PulsePairing.Rule
+
+    /// nil without `--pps`.
+    init?(_ args: ParsedArguments) throws(UsageError) {
+        guard let text = args["--pps"] else {
+            if args["--pps-epoch"] != nil { throw UsageError(message: "--pps-epoch says how --pps's pulses pair: add --pps") }
+            return nil
+        }
+        switch text {
+        case "auto": origin = .auto
+        case "dcd", "cts", "ri": origin = .modemLine(text)
+        case _ where text.hasPrefix("/"): origin = .device(text)
+        default:
+            throw UsageError(message: "--pps takes a PPS device (/dev/pps0), auto, or a modem line (dcd, cts, ri), not '\(text)'")
+        }
+        let epoch = args["--pps-epoch"] ?? "after"
+        guard let rule = PulsePairing.Rule(rawValue: epoch) else {
+            throw UsageError(message: "--pps-epoch takes after or before, not '\(epoch)'")
+        }
+        self.rule = rule
+    }
+
+    /// The pulse source for the receiver `manager` reads.
+    func source(for manager: any LocationManagerInterface) throws(TimeFeedError) -> any PulseSource {
+        let port = manager.sourceDescription
+        switch origin {
+        case .device(let path):
+            return KernelPulses(path: path)
+        case .auto:
+            guard port.hasPrefix("/dev/"), let path = PPSDiscovery.device(for: port) else {
+                throw .pulseSource("--pps auto found no PPS device linked to \(port) in /sys/class/pps: attach one ('ldattach pps \(port)', a pps-gpio overlay) or name it (--pps /dev/pps0)")
+            }
+            return KernelPulses(path: path)
+        case .modemLine(let line):
+            throw .pulseSource("--pps \(line) reads a serial port's modem line, which this build cannot yet do: name a kernel PPS device (--pps /dev/pps0, 'ldattach pps \(port)')")
+        }
+    }
+}
