@@ -30,10 +30,10 @@ let package = Package(
         .target(name: "NMEA", swiftSettings: strict),
         // The one layer that calls the system for everything above: errno, EINTR, wake-ups,
         // threads, clocks.
-        // Linux's PPS ioctls and a serial port's modem-line waits, whose request numbers are C
-        // macros: called from a header for GPSSystem alone.
-        .systemLibrary(name: "CLinuxPPS", path: "Sources/CLinuxPPS"),
-        .target(name: "GPSSystem", dependencies: ["CLinuxPPS"], swiftSettings: strict),
+        // Linux's PPS ioctls, a serial port's modem-line waits (request numbers that are C
+        // macros) and adjtimex's clock state: called from a header for GPSSystem alone.
+        .systemLibrary(name: "CLinuxTiming", path: "Sources/CLinuxTiming"),
+        .target(name: "GPSSystem", dependencies: ["CLinuxTiming"], swiftSettings: strict),
         .target(name: "GPSLocation", dependencies: ["NMEA", "GPSSystem"], swiftSettings: strict),
         .target(name: "GPSSources", dependencies: ["NMEA", "GPSLocation", "GPSSystem"], swiftSettings: strict),
         // For apps' tests: a manager that plays a script (fixes, statuses, failures, pauses, an

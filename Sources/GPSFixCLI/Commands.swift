@@ -34,7 +34,7 @@ extension [OptionSpec] {
 }
 
 enum Commands {
-    static let all: [Command] = [fix, watch, record, serve, devices, completion]
+    static let all: [Command] = [fix, watch, record, serve, timing, devices, completion]
 
     static func named(_ name: String) -> Command? { all.first { $0.name == name } }
 
@@ -134,6 +134,29 @@ enum Commands {
         exits: [
             ExitStatus(0, meaning: "Ctrl-C, SIGTERM or SIGHUP stopped the server."),
             ExitStatus(1, meaning: "It could not listen (the port in use, a port below 1024 without root, an address not of this machine, a host name that does not resolve, a socket systemd passed that is not a listening TCP one), --ntp-shm's segment is another user's, or the source failed."),
+            .usage,
+        ]
+    )
+
+    static let timing = Command(
+        name: "timing",
+        summary: "Measure how late a receiver's NMEA is after each second, and print the --time-offset and chrony.conf lines to use.",
+        options: SourceOptions.options + PulseOptions.options + [
+            .value("--seconds", "N", "Measure for N seconds (default 180)."),
+            .value("--reference", "pps|system", "What each epoch's arrival is held against: the receiver's pulse (the default with --pps) or the system clock (the default without; only as good as the clock, and said so when no NTP daemon keeps it)."),
+            .flag("--json", "One JSON object for scripts: offset_ms, jitter_ms, samples, reference and the rest."),
+        ],
+        positionals: 0,
+        details: "Watches a live receiver (a serial port or --nmea-tcp) and measures when each whole-second\nepoch begins to arrive after the second it names: against the receiver's pulse with --pps,\nor against the system clock. Prints the median (the offset), the jitter, the pulses' health,\nand the lines for 'gpsfix serve --time-offset' and chrony.conf. chronyd needs the NMEA within\n200 ms of the pulse; MTK receivers' hovers around 500 ms. gpsd's fixes and replays carry no\ntime of arrival: timing says so and stops.",
+        run: { args, terminal in try TimingCommand(args: args, terminal: terminal).run() },
+        examples: [
+            Example("gpsfix timing --device /dev/ttyACM0", "Three minutes of the receiver's NMEA against the system clock (synchronised by NTP, ideally)."),
+            Example("gpsfix timing --device /dev/ttyAMA0 --pps /dev/pps0 --seconds 60", "A minute against the receiver's own pulse: the figure does not depend on the system clock."),
+            Example("gpsfix timing --nmea-tcp 192.168.1.20:10110 --seconds 30 --json", "A network stream's offset, as one JSON object."),
+        ],
+        exits: [
+            ExitStatus(0, meaning: "The figures were printed (Ctrl-C, SIGTERM or SIGHUP end the measuring sooner, with what was measured)."),
+            ExitStatus(1, meaning: "No epoch could be measured (no fix with a date, no pulse paired), or the source or the pulse device could not be read."),
             .usage,
         ]
     )

@@ -1,3 +1,4 @@
+import CLinuxTiming
 import Glibc
 
 /// The two clocks the sources and outputs read: the wall clock for stamping what people and
@@ -29,6 +30,16 @@ public enum Clocks {
         var request = timespec(tv_sec: Int(whole), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    /// Whether the kernel says an NTP daemon keeps the wall clock synchronised (adjtimex's
+    /// state); nil when it cannot be read.
+    public static var isSynchronised: Bool? {
+        switch gpsfix_clock_synchronised() {
+        case 1: true
+        case 0: false
+        default: nil
+        }
     }
 
     private static func seconds(_ clock: clockid_t) -> Double {

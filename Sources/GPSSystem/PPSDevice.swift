@@ -1,4 +1,4 @@
-import CLinuxPPS
+import CLinuxTiming
 import Glibc
 
 /// A kernel PPS source: Linux's `/dev/ppsN` (RFC 2783's API as ioctls), which a `pps-gpio`

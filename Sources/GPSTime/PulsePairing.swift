@@ -1,4 +1,4 @@
-public import GPSSystem
+import GPSSystem
 
 /// Which second a pulse began, from the receiver's NMEA: pure, so every rule is tested with
 /// times a test chooses, and the same for every pulse source.
@@ -13,8 +13,9 @@ public import GPSSystem
 /// - the epoch has no fix (2D or better) or no date: a receiver without a fix sends no pulse
 ///   time, its clock may be a guess (`noFix`);
 /// - no pulse came within the window, or the pulse was already paired (`missingPulse`);
-/// - two pulses came less than `minimumInterval` apart (a doubled edge, noise on the line:
-///   `doubled`);
+/// - two pulses came less than `minimumInterval` apart before their epoch (a doubled edge,
+///   noise on the line: which was the pulse? `doubled`); an edge that comes after a pulse
+///   was paired is dropped alone;
 /// - its second disagrees with the pulse before it: the seconds named must step as the pulses
 ///   do, one a second (`disagreed`). A pair is sent only when it agrees with the last one
 ///   sent, or, after a disagreement or at the start, with the pair before it: one wrong second

@@ -107,7 +107,8 @@ final class ChronyDaemon: Sendable {
 
 /// A receiver on a loopback TCP port that knows the time: an epoch (GGA, RMC) each second, stamped
 /// with that UTC second and written `late` seconds after it begins, as a receiver with that
-/// output delay sends. python3, stopped by PID.
+/// output delay sends. `lieAt` epochs of a connection (counted from 0) name a second 2 s off,
+/// as a receiver's wrong NMEA second. python3, stopped by PID.
 final class TimedNMEAServer: Sendable {
     let port: Int
     let pid: pid_t
@@ -119,18 +120,21 @@ final class TimedNMEAServer: Sendable {
             for byte in body.encode(): check ^= byte
             return '$%s*%02X\\r\\n' % (body, check)
         port, late = int(sys.argv[1]), float(sys.argv[2])
+        lies = set(int(x) for x in sys.argv[3].split(',') if x)
         server = socket.socket()
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         server.bind(('127.0.0.1', port))
         server.listen(1)
         while True:
             connection, _ = server.accept()
+            epoch = 0
             try:
                 while True:
                     now = time.time()
                     second = int(now - late) + 1
                     time.sleep(max(0, second + late - now))
-                    t = datetime.datetime.fromtimestamp(second, datetime.timezone.utc)
+                    t = datetime.datetime.fromtimestamp(second + (2 if epoch in lies else 0), datetime.timezone.utc)
+                    epoch += 1
                     hms, dmy = t.strftime('%H%M%S') + '.00', t.strftime('%d%m%y')
                     connection.sendall((line('GPGGA,%s,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,' % hms)
                         + line('GPRMC,%s,A,4807.038,N,01131.000,E,000.0,000.0,%s,,,A' % (hms, dmy))).encode())
@@ -138,9 +142,9 @@ final class TimedNMEAServer: Sendable {
                 connection.close()
         """
 
-    init(late: Double) async throws {
+    init(late: Double, lieAt: [Int] = []) async throws {
         port = try freeLoopbackPort()
-        pid = try spawnQuietly([ServeTools.python, "-c", Self.script, "\(port)", "\(late)"])
+        pid = try spawnQuietly([ServeTools.python, "-c", Self.script, "\(port)", "\(late)", lieAt.map(String.init).joined(separator: ",")])
         let port = port
         guard await waitUntil(.seconds(10), {
             (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8))?.contains(String(format: ":%04X 00000000:0000 0A", port)) ?? false

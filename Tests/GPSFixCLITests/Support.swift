@@ -61,9 +61,10 @@ func gpsfix(_ arguments: String..., limit: Duration = .seconds(30), mayRunOn: Bo
 /// - `standardInput`: what gpsfix reads as its standard input (a pipe the test writes, a
 ///   pty) instead of /dev/null;
 /// - `whileRunning`: called with the process's PID once it has started (to feed it, signal it
-///   or read its output), and awaited before the result is returned.
+///   or read its output), and awaited before the result is returned;
+/// - `environment`: added to this process's for gpsfix (a preloaded stand-in).
 func runGPSFix(_ arguments: [String], launcher: [String] = [], standardInput: FileHandle? = nil, standardOutput: FileHandle? = nil,
-               limit: Duration = .seconds(30), mayRunOn: Bool = false,
+               environment: [String: String] = [:], limit: Duration = .seconds(30), mayRunOn: Bool = false,
                whileRunning: (@Sendable (pid_t) async -> Void)? = nil,
                sourceLocation: SourceLocation = #_sourceLocation) async -> CLIResult? {
     guard let binary = GPSFixBinary.url else {
@@ -77,6 +78,9 @@ func runGPSFix(_ arguments: [String], launcher: [String] = [], standardInput: Fi
     } else {
         process.executableURL = binary
         process.arguments = arguments
+    }
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
     let out = Pipe(), err = Pipe()
     process.standardOutput = standardOutput ?? out

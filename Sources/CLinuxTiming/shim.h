@@ -1,8 +1,8 @@
-#ifndef GPSFIX_CLINUXPPS_H
-#define GPSFIX_CLINUXPPS_H
+#ifndef GPSFIX_CLINUXTIMING_H
+#define GPSFIX_CLINUXTIMING_H
 
-// Linux's PPS API (RFC 2783 as the kernel's /dev/ppsN ioctls) and a serial port's modem-line
-// ioctls, for GPSSystem alone. The request numbers are function-like macros (_IOWR with a
+// Linux's PPS API (RFC 2783 as the kernel's /dev/ppsN ioctls), a serial port's modem-line
+// ioctls and the kernel clock's synchronisation state (adjtimex), for GPSSystem alone. The request numbers are function-like macros (_IOWR with a
 // pointer's size, as <linux/pps.h> declares them), which Swift cannot import: each call is
 // made here, and reports as the C library does (-1 and errno), so GPSSystem's one EINTR and
 // errno rule applies to it as to every other call.
@@ -10,6 +10,7 @@
 #include <linux/pps.h>
 #include <linux/serial.h>
 #include <sys/ioctl.h>
+#include <sys/timex.h>
 
 static inline int gpsfix_pps_getcap(int fd, int *capabilities) {
     return ioctl(fd, PPS_GETCAP, capabilities);
@@ -38,6 +39,15 @@ static inline int gpsfix_tiocmget(int fd, int *lines) {
 
 static inline int gpsfix_tiocgicount(int fd, struct serial_icounter_struct *counts) {
     return ioctl(fd, TIOCGICOUNT, counts);
+}
+
+/// 1 when the kernel's clock is marked synchronised (an NTP daemon disciplines it), 0 when it
+/// is not, -1 when it cannot tell. Reading needs no privilege (modes 0).
+static inline int gpsfix_clock_synchronised(void) {
+    struct timex state = { .modes = 0 };
+    int result = adjtimex(&state);
+    if (result == -1) return -1;
+    return (result == TIME_ERROR || (state.status & STA_UNSYNC)) ? 0 : 1;
 }
 
 enum {
