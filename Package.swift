@@ -57,7 +57,7 @@ let package = Package(
         // Time for an NTP server (chrony's SOCK refclock, the NTP shared memory segment); the
         // C records' layout from a header, and the segment's counted store, which needs volatile.
         .systemLibrary(name: "CTimeSamples", path: "Sources/CTimeSamples"),
-        .target(name: "GPSTime", dependencies: ["NMEA", "GPSLocation", "GPSSystem", "CTimeSamples"], swiftSettings: strict),
+        .target(name: "GPSTime", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSSystem", "CTimeSamples"], swiftSettings: strict),
         .target(name: "GPSFixCLI", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSGpsd", "GPSOutput", "GPSServer", "GPSSystem", "GPSMQTT", "GPSTime"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSLocation", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),

@@ -108,7 +108,8 @@ final class ChronyDaemon: Sendable {
 /// A receiver on a loopback TCP port that knows the time: an epoch (GGA, RMC) each second, stamped
 /// with that UTC second and written `late` seconds after it begins, as a receiver with that
 /// output delay sends. `lieAt` epochs of a connection (counted from 0) name a second 2 s off,
-/// as a receiver's wrong NMEA second. python3, stopped by PID.
+/// as a receiver's wrong NMEA second. Or, `writing` a path (a socat pty's other end), the same
+/// epochs written there, as a receiver on a serial port sends them. python3, stopped by PID.
 final class TimedNMEAServer: Sendable {
     let port: Int
     let pid: pid_t
@@ -119,25 +120,31 @@ final class TimedNMEAServer: Sendable {
             check = 0
             for byte in body.encode(): check ^= byte
             return '$%s*%02X\\r\\n' % (body, check)
-        port, late = int(sys.argv[1]), float(sys.argv[2])
+        port, late = sys.argv[1], float(sys.argv[2])
         lies = set(int(x) for x in sys.argv[3].split(',') if x)
+        def epochs(send):
+            epoch = 0
+            while True:
+                now = time.time()
+                second = int(now - late) + 1
+                time.sleep(max(0, second + late - now))
+                t = datetime.datetime.fromtimestamp(second + (2 if epoch in lies else 0), datetime.timezone.utc)
+                epoch += 1
+                hms, dmy = t.strftime('%H%M%S') + '.00', t.strftime('%d%m%y')
+                send((line('GPGGA,%s,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,' % hms)
+                    + line('GPRMC,%s,A,4807.038,N,01131.000,E,000.0,000.0,%s,,,A' % (hms, dmy))).encode())
+        if port.startswith('/'):
+            with open(port, 'wb', buffering=0) as out:
+                epochs(out.write)
+        port = int(port)
         server = socket.socket()
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         server.bind(('127.0.0.1', port))
         server.listen(1)
         while True:
             connection, _ = server.accept()
-            epoch = 0
             try:
-                while True:
-                    now = time.time()
-                    second = int(now - late) + 1
-                    time.sleep(max(0, second + late - now))
-                    t = datetime.datetime.fromtimestamp(second + (2 if epoch in lies else 0), datetime.timezone.utc)
-                    epoch += 1
-                    hms, dmy = t.strftime('%H%M%S') + '.00', t.strftime('%d%m%y')
-                    connection.sendall((line('GPGGA,%s,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,' % hms)
-                        + line('GPRMC,%s,A,4807.038,N,01131.000,E,000.0,000.0,%s,,,A' % (hms, dmy))).encode())
+                epochs(connection.sendall)
             except OSError:
                 connection.close()
         """
@@ -152,6 +159,11 @@ final class TimedNMEAServer: Sendable {
             stop()
             throw SpawnError(description: "python3 did not listen on \(port)")
         }
+    }
+
+    init(late: Double, writing path: String) throws {
+        port = 0
+        pid = try spawnQuietly([ServeTools.python, "-c", Self.script, path, "\(late)", ""])
     }
 
     func stop() {

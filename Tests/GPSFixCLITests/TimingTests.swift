@@ -146,3 +146,48 @@ final class UnixDatagramSink: Sendable {
         unlink(path)
     }
 }
+
+/// The modem-line path: a receiver on a socat pty whose DCD (stood in for) carries the pulse.
+/// The stamp is taken when the thread wakes, so this machine's wake-up latency is the jitter.
+@Suite("Pulses from a serial port's DCD", .serialized, .timeLimit(.minutes(3)),
+       .enabled(if: ServeTools.has(ServeTools.python) && GPSFixBinary.isAvailable && PPSStandIn.isAvailable && RecordTests.socatAvailable,
+                "skipped: needs python3, cc, socat and the built gpsfix"))
+struct ModemLinePulseTests {
+    @Test("timing --pps dcd: every pulse paired, the phase as injected to within a few ms, and the jitter p50/p99 on this machine")
+    func dcd() async throws {
+        let directory = try TemporaryDirectory()
+        let standIn = try await PPSStandIn(in: directory.path)
+        let phase = 5_000_000 // ns
+        try standIn.writeEdges(count: 90, phase: phase)
+        let device = directory.path + "/gps0", feed = directory.path + "/feed"
+        let socat = try PtyPair(device: device, feed: feed)
+        defer { socat.stop() }
+        let receiver = try TimedNMEAServer(late: 0.2, writing: feed)
+        defer { receiver.stop() }
+        let result = try #require(await runGPSFix(["timing", "--device", device, "--baud", "9600", "--pps", "dcd", "--seconds", "20", "--json"],
+                                                  environment: standIn.environment(modem: "dcd"), limit: .seconds(40)))
+        print(result.stdout, result.stderr)
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        let pps = try #require(object["pps"] as? [String: Any])
+        #expect(pps["source"] as? String == "DCD of \(device)")
+        #expect((pps["paired"] as? Int ?? 0) >= 15, "\(pps)")
+        #expect(pps["disagreed"] as? Int == 0 && pps["doubled"] as? Int == 0, "\(pps)")
+        // The stamp is late by the wake-up: never early, and by a few ms at most here.
+        let measured = try #require(pps["phase_ms"] as? Double)
+        let latency = measured - Double(phase) / 1e6
+        #expect(latency >= 0 && latency < 5, "phase \(measured) ms, injected \(Double(phase) / 1e6) ms")
+        let p50 = try #require(pps["jitter_p50_us"] as? Double), p99 = try #require(pps["jitter_p99_us"] as? Double)
+        print("DCD: latency \(latency * 1000) µs, jitter p50 \(p50) µs, p99 \(p99) µs")
+        #expect(p50 <= p99 && p99 < 5000, "\(pps)")
+        let offset = try #require(object["offset_ms"] as? Double)
+        #expect(abs(offset - 195) < 5, "the NMEA 200 ms after the second, 5 ms after the pulse: \(object)")
+    }
+
+    @Test("--pps dcd needs a serial source: a usage error otherwise")
+    func notSerial() async throws {
+        let result = try #require(await runGPSFix(["timing", "--nmea-tcp", "127.0.0.1:9", "--pps", "dcd"]))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("--pps dcd reads a serial port's modem line: the first source must be a receiver on a serial port (--device), not --nmea-tcp"), "\(result.stderr)")
+    }
+}

@@ -1,4 +1,6 @@
 import GPSLocation
+import GPSSources
+import GPSSystem
 import GPSTime
 
 /// `--pps SOURCE` and `--pps-epoch after|before`, for `serve` and `timing`: where the
@@ -31,6 +33,9 @@ struct PulseOptions {
         default:
             throw UsageError(message: "--pps takes a PPS device (/dev/pps0), auto, or a modem line (dcd, cts, ri), not '\(text)'")
         }
+        if case .modemLine(let line) = origin, let other = ["--nmea-tcp", "--gpsd", "--replay", "--mqtt", "--mqtt-in"].first(where: { args[$0] != nil }) {
+            throw UsageError(message: "--pps \(line) reads a serial port's modem line: the first source must be a receiver on a serial port (--device), not \(other)")
+        }
         let epoch = args["--pps-epoch"] ?? "after"
         guard let rule = PulsePairing.Rule(rawValue: epoch) else {
             throw UsageError(message: "--pps-epoch takes after or before, not '\(epoch)'")
@@ -49,8 +54,14 @@ struct PulseOptions {
                 throw .pulseSource("--pps auto found no PPS device linked to \(port) in /sys/class/pps: attach one ('ldattach pps \(port)', a pps-gpio overlay) or name it (--pps /dev/pps0)")
             }
             return KernelPulses(path: path)
-        case .modemLine(let line):
-            throw .pulseSource("--pps \(line) reads a serial port's modem line, which this build cannot yet do: name a kernel PPS device (--pps /dev/pps0, 'ldattach pps \(port)')")
+        case .modemLine(let name):
+            // The reader holds the port exclusively: the pulses are read through its descriptor.
+            guard let serial = manager as? SerialNMEAManager, let line = ModemLine(rawValue: name) else {
+                throw .pulseSource("--pps \(name) reads a serial port's modem line: \(port) is not a receiver on a serial port")
+            }
+            let pulses = ModemLinePulses(line: line, port: port)
+            serial.portWatcher = pulses
+            return pulses
         }
     }
 }

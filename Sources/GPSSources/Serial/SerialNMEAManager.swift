@@ -58,6 +58,7 @@ public final class SerialNMEAManager: LocationManagerInterface {
 
     private let source = StreamSource(threadName: "gpsfix-serial")
     private let bytesHandler = Mutex<(@Sendable (UnsafeRawBufferPointer) -> Void)?>(nil)
+    private let watcher = Mutex<(any SerialPortWatcher)?>(nil)
 
     /// Where to look for stable names of the device to find it again after an unplug.
     let stableLinkDirectory: String
@@ -116,6 +117,13 @@ public final class SerialNMEAManager: LocationManagerInterface {
     public var onBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)? {
         get { bytesHandler.withLock { $0 } }
         set { bytesHandler.withLock { $0 = newValue } }
+    }
+
+    /// Lent the port's descriptor each time it is opened, until it is closed (a pulse on a
+    /// modem line, watched beside the reader). Set before start.
+    public var portWatcher: (any SerialPortWatcher)? {
+        get { watcher.withLock { $0 } }
+        set { watcher.withLock { $0 = newValue } }
     }
 
     /// The rate the port is read at once known (set, or found by listening), nil before and

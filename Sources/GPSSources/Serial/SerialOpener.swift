@@ -66,6 +66,7 @@ final class SerialOpener: StreamOpener {
     /// (CDC-ACM) none.
     private func openConfigured(_ path: String) throws(LocationError) -> SerialStream {
         let port = try SerialPort.open(path)
+        if let watcher = manager.portWatcher { port.lend(to: watcher) }
         if let baud = manager.options.baud {
             try port.setSpeed(baud)
             return SerialStream(port: port, rate: baud, hunt: nil)

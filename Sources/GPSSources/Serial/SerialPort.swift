@@ -22,9 +22,19 @@ final class SerialPort {
         self.descriptor = descriptor
     }
 
+    /// Lent the descriptor while the port is open.
+    private var watcher: (any SerialPortWatcher)?
+
     deinit {
+        watcher?.portClosing()
         if exclusive, let terminal { ExclusiveHolds.giveBack(terminal) }
         descriptor.close()
+    }
+
+    /// Lends the descriptor to `watcher` until the port is closed.
+    func lend(to watcher: any SerialPortWatcher) {
+        self.watcher = watcher
+        watcher.portOpened(descriptor, path: path)
     }
 
     /// Opens `path`, takes it exclusively and makes it raw 8N1 with reads that block for at
