@@ -258,7 +258,7 @@ public final class GpsdServer: Sendable {
     }
 
     /// Writes (or queues) `lines` of device `device` for every client that wants them.
-    private func deliver(_ lines: [Outgoing], device: Int) {
+    func deliver(_ lines: [Outgoing], device: Int) {
         guard !lines.isEmpty else { return }
         let now = Clocks.monotonicSeconds
         let (outboxes, path) = shared.withLock { s in

@@ -42,6 +42,8 @@ final class Outbox: Sendable {
     /// What a line from a source is, for choosing who gets it.
     enum Line {
         case report, sentence, deviceNews
+        /// PPS and TOFF: only to watchers that asked with `"pps":true`.
+        case timing
     }
 
     /// What `offer` did.
@@ -90,6 +92,7 @@ final class Outbox: Sendable {
         case (.sentence, .nmea): true
         case (_, .nmea): false
         case (.report, .gpsd): policy.wantsReports && policy.watches(path)
+        case (.timing, .gpsd): policy.wantsTiming && policy.watches(path)
         case (.sentence, .gpsd): policy.wantsSentences && policy.watches(path)
         // gpsd tells watchers of either kind when a device comes and goes.
         case (.deviceNews, .gpsd): policy.enable && policy.json && policy.watches(path)

@@ -23,6 +23,17 @@ public struct WallTime: Comparable, Hashable, Sendable, CustomStringConvertible 
         self.nanoseconds = Int32(fraction)
     }
 
+    /// Unix seconds as a `Double` (to its quarter of a microsecond); one that is not finite
+    /// or beyond ±10¹⁵ s is the epoch, as no clock gives it.
+    public init(unixSeconds: Double) {
+        guard unixSeconds.isFinite, abs(unixSeconds) < 1e15 else {
+            self.init(seconds: 0, nanoseconds: 0)
+            return
+        }
+        let whole = unixSeconds.rounded(.down)
+        self.init(seconds: Int64(whole), nanoseconds: Int64(((unixSeconds - whole) * 1e9).rounded()))
+    }
+
     /// The wall clock now.
     public static var now: WallTime {
         var time = timespec()
@@ -41,6 +52,7 @@ public struct WallTime: Comparable, Hashable, Sendable, CustomStringConvertible 
 
     /// `self` moved by `seconds` (which may be negative), to the nanosecond.
     public func adding(seconds span: Double) -> WallTime {
+        guard span.isFinite, abs(span) < 1e15 else { return self }
         let whole = span.rounded(.down)
         return WallTime(seconds: seconds &+ Int64(whole), nanoseconds: Int64(nanoseconds) + Int64(((span - whole) * 1e9).rounded()))
     }

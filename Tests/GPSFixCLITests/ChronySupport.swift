@@ -89,10 +89,11 @@ final class ChronyDaemon: Sendable {
 
     /// A unit whose segment does not exist yet, so that a test neither meets nor leaves another's.
     /// With `pair`, an even unit whose next is free too (the NMEA's and the pulses', as gpsd numbers them).
-    static func freeUnit(pair: Bool = false) -> Int {
+    /// `range`: ntpshmmon names a unit by one digit, so a test it reads takes one of 2 to 9.
+    static func freeUnit(pair: Bool = false, in range: ClosedRange<Int> = 100...250) -> Int {
         var generator = SystemRandomNumberGenerator()
         while true {
-            let unit = Int.random(in: 100...250, using: &generator) & (pair ? ~1 : ~0)
+            let unit = Int.random(in: range, using: &generator) & (pair ? ~1 : ~0)
             if free(unit) && (!pair || free(unit + 1)) { return unit }
         }
     }

@@ -48,3 +48,69 @@ struct PPSTests {
         #expect(await serve.stop() == 0)
     }
 }
+
+/// What gpsd's time tools read from `serve --pps`: `ntpshmmon` the NMEA's and the pulses'
+/// shared memory units, `gpspipe -w -P` (and any watcher asking `"pps":true`) gpsd's TOFF and
+/// PPS reports.
+@Suite("gpsd's time tools against serve --pps", .serialized, .timeLimit(.minutes(2)),
+       .enabled(if: ServeTools.has(ServeTools.python) && GPSFixBinary.isAvailable && PPSStandIn.isAvailable
+                && ServeTools.has(ServeTools.gpspipe) && ServeTools.has("/usr/bin/ntpshmmon"),
+                "skipped: needs python3, cc, gpsd-clients (gpspipe, ntpshmmon) and the built gpsfix"))
+struct PPSReportTests {
+    @Test("ntpshmmon reads NMEA on the even unit and the pulses on the next; gpspipe -w -P gets TOFF and PPS; a plain watch gets neither")
+    func tools() async throws {
+        let directory = try TemporaryDirectory()
+        let standIn = try await PPSStandIn(in: directory.path)
+        try standIn.writeEdges(count: 90, phase: 250_000)
+        let unit = ChronyDaemon.freeUnit(pair: true, in: 2...9)
+        defer { ChronyDaemon.removeSegment(unit: unit); ChronyDaemon.removeSegment(unit: unit + 1) }
+        let receiver = try await TimedNMEAServer(late: 0.1)
+        defer { receiver.stop() }
+        let serve = try await ServeProcess(["--nmea-tcp", "127.0.0.1:\(receiver.port)", "--pps", "/dev/pps0", "--ntp-shm", "\(unit)"],
+                                           environment: standIn.environment(device: "/dev/pps0"))
+        defer { _ = serve.process.isRunning ? kill(serve.pid, SIGKILL) : 0 }
+
+        // ntpshmmon: "sample NTPu Seen@ Clock Real Leap Precision"
+        let monitored = try await runTool("/usr/bin/ntpshmmon", ["-t", "6"], within: .seconds(15))
+        let rows = monitored.out.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let nmea = rows.filter { $0.count >= 7 && $0[1] == "NTP\(unit)" }
+        let pulses = rows.filter { $0.count >= 7 && $0[1] == "NTP\(unit + 1)" }
+        #expect(nmea.count >= 3 && pulses.count >= 3, "\(monitored.out)\n\(serve.stderr)")
+        for row in pulses {
+            // Clock: the edge, 250 µs after the second; Real: the second; precision -20.
+            #expect(row[3].hasSuffix(".000250000") && row[4].hasSuffix(".000000000") && row[6] == "-20", "\(row)")
+            #expect(row[3].prefix { $0 != "." } == row[4].prefix { $0 != "." }, "\(row)")
+        }
+        for row in nmea {
+            let clock = try #require(Double(row[3])), real = try #require(Double(row[4]))
+            #expect(abs(clock - real - 0.1) < 0.05 && row[6] == "-1", "\(row)")
+        }
+
+        let piped = try await runTool(ServeTools.gpspipe, ["-w", "-P", "-n", "30", "127.0.0.1:\(serve.port)"])
+        let reports = piped.out.components(separatedBy: .newlines).compactMap { jsonObject($0) }
+        let pps = reports.filter { $0["class"] as? String == "PPS" }
+        let toff = reports.filter { $0["class"] as? String == "TOFF" }
+        #expect(pps.count >= 2 && toff.count >= 2, "\(piped.out)")
+        for report in pps {
+            #expect(report["device"] as? String == "127.0.0.1:\(receiver.port)")
+            #expect(report["real_nsec"] as? Int == 0 && report["clock_nsec"] as? Int == 250_000, "\(report)")
+            #expect(report["real_sec"] as? Int == report["clock_sec"] as? Int && report["precision"] as? Int == -20, "\(report)")
+            #expect(report["shm"] as? String == "NTP\(unit + 1)")
+        }
+        for report in toff {
+            let nanoseconds = try #require(report["clock_nsec"] as? Int)
+            #expect(abs(nanoseconds - 100_000_000) < 50_000_000 && report["real_nsec"] as? Int == 0, "\(report)")
+            #expect(report["shm"] as? String == "NTP\(unit)" && report["precision"] as? Int == -1)
+        }
+
+        // A watcher that did not ask for them gets neither.
+        let plain = try LineClient(port: serve.port)
+        _ = plain.readLine()
+        plain.send("?WATCH={\"enable\":true,\"json\":true};")
+        let lines = plain.readLines(12, within: 6)
+        #expect(lines.contains { $0.contains("\"class\":\"TPV\"") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("\"class\":\"PPS\"") || $0.contains("\"class\":\"TOFF\"") }, "\(lines)")
+        #expect(lines.contains { $0.contains("\"pps\":false") }, "the WATCH says pps false: \(lines)")
+        #expect(await serve.stop() == 0)
+    }
+}

@@ -73,6 +73,8 @@ struct GpsdServerFeedKind: ServeFeedKind {
                              afterword: warnings)
         }
         let origin = passed == nil ? "" : " (sockets passed by the service manager)"
+        // The time feed after it sends its PPS and TOFF reports here.
+        if listens { context.gpsdServer = server }
         let headline = listens
             ? "serving gpsd's protocol on \(addresses)\(origin) from \(context.sourceNames)"
             : "serving \(context.sourceNames) as NMEA only (--no-listen)"

@@ -2,7 +2,6 @@ import GPSLocation
 import GPSMQTT
 import GPSServer
 import GPSSystem
-import GPSTime
 
 /// One kind of feed `serve` can run, as its options ask for it. A new feed is a type of this
 /// kind in a file of its own (its options, and the `LocationFeed` it builds) and one line in
@@ -76,9 +75,9 @@ struct ServeContext {
     let runsServer: Bool
     /// Called from the server's loop, when a feed before it asked (the watchdog's pings).
     var heartbeat: Heartbeat?
-    /// Where a time feed tells its samples (the server's PPS and TOFF reports), when a feed
-    /// before it takes them.
-    var timing: (@Sendable (TimingEvent) -> Void)?
+    /// The gpsd server, once made (for gpsd's clients, not a fleet's): the time feed after it
+    /// sends it PPS and TOFF reports.
+    var gpsdServer: GpsdServer?
 
     var several: Bool { sources.count > 1 }
     /// The sources' names, as the line that says serving has begun lists them.

@@ -1,4 +1,6 @@
 import GPSLocation
+import GPSServer
+import GPSSystem
 import GPSTime
 
 /// `serve --chrony-sock PATH`, `--ntp-shm UNIT` and `--time-offset SECONDS`: the first
@@ -78,7 +80,7 @@ struct TimeFeedOptions: ServeFeedKind {
             feed = TimeFeed(chrony: try path.map { p throws(TimeFeedError) in try ChronySocket(path: p) },
                             sharedMemory: try unit.map { u throws(TimeFeedError) in try NTPSharedMemory(unit: u) },
                             pulses: outlets, delay: delay, refusedAdvice: Self.chronySocketAdvice,
-                            log: { note("gpsfix: " + $0) }, observe: context.timing)
+                            log: { note("gpsfix: " + $0) }, observe: context.gpsdServer.map(timingReports))
         } catch {
             throw TimeFeedFailure(error: error)
         }
@@ -90,10 +92,28 @@ struct TimeFeedOptions: ServeFeedKind {
         }
         if let outlets = feed.pulses {
             let places = [outlets.chrony.map { "chronyd at \($0.path)" }, outlets.sharedMemory.map { "NTP shared memory unit \($0.unit)" },
-                          context.timing == nil ? nil : "gpsd's clients (PPS)"].compactMap { $0 }
+                          context.gpsdServer == nil ? nil : "gpsd's clients (PPS)"].compactMap { $0 }
             preamble.append("pairing \(outlets.source.name)'s pulses with \(first)'s NMEA (each pulse begins the second the epoch \(outlets.rule == .after ? "after" : "before") it names); sending them to " + places.joined(separator: " and "))
         }
         return ServeFeed(feed, preamble: preamble, outlet: feed.destinations.isEmpty ? nil : feed.destinations)
+    }
+}
+
+extension TimeFeedOptions {
+    /// gpsd's PPS and TOFF for `server`'s watchers that ask for them (`"pps":true`), naming
+    /// the NTP segments the same samples went to, as gpsd does.
+    func timingReports(_ server: GpsdServer) -> @Sendable (TimingEvent) -> Void {
+        let unit = unit
+        return { event in
+            switch event {
+            case .nmea(let sample):
+                server.publishTiming(.toff, real: WallTime(unixSeconds: sample.trueTime), clock: WallTime(unixSeconds: sample.arrival),
+                                     precision: Int(NTPSharedMemory.precision), shm: unit.map { "NTP\($0)" })
+            case .pulse(let sample):
+                server.publishTiming(.pps, real: WallTime(seconds: sample.second, nanoseconds: 0), clock: sample.pulse,
+                                     precision: Int(NTPSharedMemory.pulsePrecision), shm: unit.map { "NTP\($0 + 1)" })
+            }
+        }
     }
 }
 

@@ -63,6 +63,9 @@ public struct WatchPolicy: Equatable, Sendable {
     public var raw = 0
     /// The one device watched (its path); nil for every device.
     public var device: String?
+    /// Whether the watch includes the time reports, PPS and TOFF (with `json`), as
+    /// `ntpshmmon`-style and time-service clients ask for them.
+    public var pps = false
 
     /// The policy of a client that has sent no `?WATCH`: not watching, every device.
     public init() {}
@@ -74,6 +77,8 @@ public struct WatchPolicy: Equatable, Sendable {
     public var wantsReports: Bool { enable && json }
     /// Whether this client gets the sentences themselves.
     public var wantsSentences: Bool { enable && (nmea || raw > 0) }
+    /// Whether this client gets PPS and TOFF reports.
+    public var wantsTiming: Bool { enable && json && pps }
 
     /// The members a `?WATCH={…}` named, nil for those it did not (`apply(_:)` says what each
     /// one not named comes to).
@@ -89,21 +94,24 @@ public struct WatchPolicy: Equatable, Sendable {
         public var raw: Int?
         /// The device to watch alone.
         public var device: String?
+        /// `pps` as sent; nil when not named (the policy's stays as it was).
+        public var pps: Bool?
 
         /// A change naming the members given (a test's, or a request's once parsed); each nil
         /// is a member the request did not name.
-        public init(enable: Bool? = nil, json: Bool? = nil, nmea: Bool? = nil, raw: Int? = nil, device: String? = nil) {
+        public init(enable: Bool? = nil, json: Bool? = nil, nmea: Bool? = nil, raw: Int? = nil, device: String? = nil, pps: Bool? = nil) {
             self.enable = enable
             self.json = json
             self.nmea = nmea
             self.raw = raw
             self.device = device
+            self.pps = pps
         }
 
         /// Parses the object as gpsd's `json_watch_read` does: a member it does not know is
         /// ignored ("for cross-version compatibility", gpsd says: a client written for a later
         /// gpsd, or one that sends its own extras, is still served), and so are the members gpsd
-        /// knows but gpsfix has no use for (scaled, timing, split24, pps, remote). `class`, when
+        /// knows but gpsfix has no use for (scaled, timing, split24, remote). `class`, when
         /// sent, must be `WATCH`, as gpsd checks it. A member gpsfix reads with a value of the
         /// wrong type is still an error: the client asked for something it will not get.
         static func parse(json text: Substring) -> Result<Change, WatchError> {
@@ -113,11 +121,12 @@ public struct WatchPolicy: Equatable, Sendable {
             var change = Change()
             for (key, value) in members {
                 switch key {
-                case "enable", "json", "nmea":
+                case "enable", "json", "nmea", "pps":
                     guard case .bool(let flag) = value else { return .failure(WatchError(description: "'\(key)' must be true or false")) }
                     switch key {
                     case "enable": change.enable = flag
                     case "json": change.json = flag
+                    case "pps": change.pps = flag
                     default: change.nmea = flag
                     }
                 case "raw":
@@ -159,6 +168,7 @@ public struct WatchPolicy: Equatable, Sendable {
         if let v = change.json { json = v }
         if let v = change.nmea { nmea = v }
         if let v = change.raw { raw = v }
+        if let v = change.pps { pps = v }
         device = change.device
     }
 }

@@ -116,7 +116,8 @@ enum Reports {
         w.append(p.nmea ? "true" : "false")
         w.append(",\"raw\":")
         w.append(p.raw)
-        w.append(",\"scaled\":false,\"timing\":false,\"split24\":false,\"pps\":false")
+        w.append(",\"scaled\":false,\"timing\":false,\"split24\":false,\"pps\":")
+        w.append(p.pps ? "true" : "false")
         if let device = p.device {
             w.append(",\"device\":")
             w.appendJSONString(device)
