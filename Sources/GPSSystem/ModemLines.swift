@@ -4,7 +4,12 @@ import Glibc
 /// One of a serial port's modem-status lines, where receivers wire their pulse per second
 /// (DCD most often; CTS or RI on some USB adapters).
 public enum ModemLine: String, Sendable, CaseIterable {
-    case dcd, cts, ri
+    /// Data Carrier Detect, pin 1 of a DE-9: where most receivers' pulse goes.
+    case dcd
+    /// Clear To Send.
+    case cts
+    /// Ring Indicator (an 8250 UART reports only its falling edge).
+    case ri
 
     var bit: Int32 {
         switch self {
@@ -21,9 +26,12 @@ public enum ModemLine: String, Sendable, CaseIterable {
 /// A serial port's modem line, watched through its descriptor (which the port's reader owns:
 /// this only asks about it).
 public struct ModemLineWatch: Sendable {
+    /// The port's descriptor, lent: never closed here.
     public let descriptor: FileDescriptor
+    /// The line watched.
     public let line: ModemLine
 
+    /// A watch of `line` through `descriptor`.
     public init(_ descriptor: FileDescriptor, line: ModemLine) {
         self.descriptor = descriptor
         self.line = line

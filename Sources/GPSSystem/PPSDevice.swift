@@ -25,8 +25,11 @@ public struct PPSDevice: Sendable {
     /// One assert edge as the kernel stamped it: its count since the device was made (a gap
     /// says edges were missed) and its time on the wall clock.
     public struct Edge: Equatable, Sendable {
+        /// The kernel's count of assert edges (`assert_sequence`), wrapping at 2³².
         public let sequence: UInt32
+        /// The edge's time on the wall clock, as the kernel stamped it.
         public let time: WallTime
+        /// An edge as the kernel gives it (or a test).
         public init(sequence: UInt32, time: WallTime) {
             self.sequence = sequence
             self.time = time

@@ -21,6 +21,7 @@ public final class ThreadInterrupter: Sendable {
         return sigaction(ThreadInterrupter.signal, &action, nil) == 0
     }()
 
+    /// An interrupter; the first one made installs the signal's handler for the process.
     public init() { _ = Self.installed }
 
     /// Called on the thread that will wait: the one `interrupt` signals.

@@ -8,11 +8,14 @@ import Synchronization
 /// clear edges wakes it twice a second with the same assert). A device that goes away is
 /// opened again each second, and said once.
 public final class KernelPulses: PulseSource {
+    /// The device: "/dev/pps0".
     public let path: String
+    /// The device's path.
     public var name: String { path }
     private let state = Mutex<(stopping: Bool, running: Bool)>((false, false))
     static let wait = Duration.milliseconds(250)
 
+    /// Pulses from the device at `path`, opened at `start`.
     public init(path: String) { self.path = path }
 
     public func start(_ sink: @escaping @Sendable (PulseEvent) -> Void) throws(PulseSourceError) {
@@ -22,6 +25,12 @@ public final class KernelPulses: PulseSource {
             run(device, sink)
             state.withLock { $0.running = false }
         }
+    }
+
+    /// Opens the device, readies it and lets it go: a missing device, one that refuses us or
+    /// cannot stamp assert edges is said before serving begins.
+    public func check() throws(PulseSourceError) {
+        try Self.open(path).close()
     }
 
     public func stop() {

@@ -13,8 +13,11 @@ import Synchronization
 /// change count (`TIOCGICOUNT`) tells a short pulse whose assert and clear both came before
 /// the thread woke, so none is lost; a driver that cannot wait on its lines is said once.
 public final class ModemLinePulses: PulseSource, SerialPortWatcher {
+    /// The line that carries the pulse.
     public let line: ModemLine
+    /// The receiver's port, as named: "/dev/ttyUSB0".
     public let port: String
+    /// "DCD of /dev/ttyUSB0".
     public var name: String { "\(line.name) of \(port)" }
     private let interrupter = ThreadInterrupter()
     private let state = Mutex<State>(State())
@@ -26,6 +29,8 @@ public final class ModemLinePulses: PulseSource, SerialPortWatcher {
         var told: String?
     }
 
+    /// Pulses on `line` of the receiver at `port`, once its serial source lends the port
+    /// (make this the source's `portWatcher` before it starts).
     public init(line: ModemLine, port: String) {
         self.line = line
         self.port = port
@@ -42,6 +47,7 @@ public final class ModemLinePulses: PulseSource, SerialPortWatcher {
         portClosing()
     }
 
+    /// Starts the thread that waits on the line of the port just opened.
     public func portOpened(_ descriptor: FileDescriptor, path: String) {
         state.withLock { $0.stopping = false; $0.running = true }
         let watch = ModemLineWatch(descriptor, line: line)
@@ -53,6 +59,7 @@ public final class ModemLinePulses: PulseSource, SerialPortWatcher {
         }
     }
 
+    /// Ends the thread (signalling it out of its wait) and returns once it has let go.
     public func portClosing() {
         state.withLock { $0.stopping = true }
         while state.withLock({ $0.running }) {

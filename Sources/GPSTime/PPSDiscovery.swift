@@ -4,9 +4,10 @@ import GPSSystem
 /// (`/sys/class/pps/ppsN/`):
 /// - `path` names the port for `pps_ldisc` (`ldattach pps /dev/ttyS0`): that device, when the
 ///   port is the receiver's (symlinks such as `/dev/serial0` and `/dev/gps0` followed);
-/// - a `pps-gpio` device (a Raspberry Pi's `dtoverlay=pps-gpio`) names no port: it is taken
-///   for a receiver on a board's own UART (ttyAMA, ttyS, ttyTHS, serial0) when it is the only
-///   GPIO one, as a HAT wires it.
+/// - a `pps-gpio` device (a Raspberry Pi's `dtoverlay=pps-gpio`, named after its device-tree
+///   node, "pps@12.-1") names no port: it is taken for a receiver on a board's own UART
+///   (ttyAMA, ttyS, ttyTHS, serial0) when it is the only such device (the kernel's test
+///   source, "ktimer", aside), as a HAT wires it.
 /// Anything else is named with `--pps /dev/ppsN`.
 public enum PPSDiscovery {
     /// The device for `port`, or nil; `root` is `/` but for tests.
@@ -19,7 +20,7 @@ public enum PPSDiscovery {
         for name in names.sorted() where name.hasPrefix("pps") {
             let linked = text(classDirectory + "/\(name)/path")
             if let linked, linked == port || linked == real { return "/dev/" + name }
-            if text(classDirectory + "/\(name)/name")?.contains("gpio") == true { gpio.append(name) }
+            if linked == nil, text(classDirectory + "/\(name)/name") != "ktimer" { gpio.append(name) }
         }
         let leaf = real.split(separator: "/").last.map(String.init) ?? real
         let boardUART = ["ttyAMA", "ttyS", "ttyTHS", "serial"].contains { leaf.hasPrefix($0) }

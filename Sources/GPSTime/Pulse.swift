@@ -6,6 +6,7 @@ public import GPSSystem
 public struct Pulse: Equatable, Sendable {
     /// The system time of the edge.
     public let time: WallTime
+    /// A pulse at `time`.
     public init(time: WallTime) { self.time = time }
 }
 
@@ -20,6 +21,7 @@ public struct PulseSample: Equatable, Sendable {
     /// late the receiver's NMEA is against its pulse is `arrival - pulse`.
     public let arrival: Double
 
+    /// A pair as the pairing made it (or a test).
     public init(second: Int64, pulse: WallTime, arrival: Double) {
         self.second = second
         self.pulse = pulse

@@ -45,9 +45,11 @@ public struct PulsePairing: Sendable {
         public var waiting = 0
         /// Every pair or epoch not sent.
         public var rejected: Int { noFix + missingPulse + doubled + disagreed }
+        /// None of anything yet.
         public init() {}
     }
 
+    /// Which epoch names a pulse's second.
     public let rule: Rule
     /// How far apart a pulse and its epoch's first byte may be, seconds (under a second, so
     /// that no epoch can reach two pulses).
@@ -57,6 +59,7 @@ public struct PulsePairing: Sendable {
     /// How far the interval between two pulses may stray from whole seconds, seconds: a
     /// system clock being slewed drifts by at most 0.5 ms a second.
     public let tolerance: Double
+    /// What was decided so far.
     public private(set) var counts = Counts()
 
     private var recent: [WallTime] = []
@@ -67,6 +70,7 @@ public struct PulsePairing: Sendable {
     /// Pulses kept: the last few are all a pairing looks at.
     public static let pulsesKept = 4
 
+    /// A pairing by `rule`, with the bounds above (seconds).
     public init(rule: Rule = .after, window: Double = 0.99, minimumInterval: Double = 0.9, tolerance: Double = 0.01) {
         self.rule = rule
         self.window = window

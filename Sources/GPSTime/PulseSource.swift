@@ -10,10 +10,19 @@ public protocol PulseSource: AnyObject, Sendable {
     func start(_ sink: @escaping @Sendable (PulseEvent) -> Void) throws(PulseSourceError)
     /// Stops waiting; returns once its thread has let go of the device.
     func stop()
+    /// Whether it can be read, before anything is said to be running: throws what `start`
+    /// would (a device missing, refusing us). Opens nothing that it keeps.
+    func check() throws(PulseSourceError)
+}
+
+extension PulseSource {
+    /// Nothing to look at before the start.
+    public func check() throws(PulseSourceError) {}
 }
 
 /// What a pulse source tells.
 public enum PulseEvent: Equatable, Sendable {
+    /// An edge, stamped.
     case pulse(Pulse)
     /// Something changed that a person should hear of, once: "/dev/pps0 is gone (No such
     /// device); trying again each second".
@@ -24,5 +33,6 @@ public enum PulseEvent: Equatable, Sendable {
 public struct PulseSourceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What happened and what to do.
     public let description: String
+    /// An error that says `description`.
     public init(_ description: String) { self.description = description }
 }

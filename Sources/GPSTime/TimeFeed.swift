@@ -184,11 +184,16 @@ public final class TimeFeed: LocationFeed {
 /// A receiver's pulses and where their samples go: chronyd's SOCK refclock for pulses (a
 /// socket of its own, `pulse` set in each sample) and the NTP segment's PPS unit.
 public struct PulseOutlets: Sendable {
+    /// Where the pulses come from.
     public let source: any PulseSource
+    /// Which epoch names a pulse's second.
     public let rule: PulsePairing.Rule
+    /// chronyd's socket for pulses (`refclock SOCK PATH refid PPS lock NMEA`), if any.
     public let chrony: ChronySocket?
+    /// The NTP segment for pulses (the unit after the NMEA's), if any.
     public let sharedMemory: NTPSharedMemory?
 
+    /// Pulses from `source`, paired by `rule`, sent to `chrony` and `sharedMemory`.
     public init(source: any PulseSource, rule: PulsePairing.Rule = .after, chrony: ChronySocket? = nil, sharedMemory: NTPSharedMemory? = nil) {
         self.source = source
         self.rule = rule

@@ -14,7 +14,9 @@ public struct TimingMeasurement: Sendable {
         case system
     }
 
+    /// What the arrivals are held against.
     public let reference: Reference
+    /// The most delays, and phases, kept for the statistics.
     public static let limit = 100_000
     /// Seconds after the start of its second each epoch began to arrive.
     public private(set) var delays: [Double] = []
@@ -23,6 +25,7 @@ public struct TimingMeasurement: Sendable {
     /// Each paired pulse's edge, as seconds after the system clock's second began (its phase).
     public private(set) var phases: [Double] = []
 
+    /// Nothing measured yet, against `reference`.
     public init(reference: Reference) { self.reference = reference }
 
     /// Takes what a time feed made.
@@ -48,14 +51,19 @@ public struct TimingMeasurement: Sendable {
 
     /// The figures of a list of seconds.
     public struct Statistics: Equatable, Sendable {
+        /// The middle value: the figure to use, which an outlier does not move.
         public let median: Double
+        /// The average.
         public let mean: Double
         /// The standard deviation: what chrony calls a source's jitter.
         public let standardDeviation: Double
+        /// The smallest value.
         public let minimum: Double
+        /// The largest value.
         public let maximum: Double
         /// The 50th and 99th percentiles of the distance from the median.
         public let deviation50: Double
+        /// The 99th percentile of the distance from the median.
         public let deviation99: Double
 
         init?(_ values: [Double]) {

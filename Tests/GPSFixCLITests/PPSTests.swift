@@ -114,3 +114,47 @@ struct PPSReportTests {
         #expect(await serve.stop() == 0)
     }
 }
+
+/// A pulse device that cannot be read is said before serving or timing begins, with what to do.
+@Suite("PPS devices that cannot be read", .timeLimit(.minutes(1)),
+       .enabled(if: ServeTools.has(ServeTools.python) && GPSFixBinary.isAvailable && PPSStandIn.isAvailable, "skipped: needs python3, cc and the built gpsfix"))
+struct PPSRefusalTests {
+    @Test("A missing device: exit 1 before serving, naming what makes one")
+    func missing() async throws {
+        let receiver = try await TimedNMEAServer(late: 0.1)
+        defer { receiver.stop() }
+        let result = try #require(await runGPSFix(["serve", "--listen", "127.0.0.1:0", "--nmea-tcp", "127.0.0.1:\(receiver.port)", "--pps", "/dev/pps-none"]))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("gpsfix: serve: /dev/pps-none does not exist: load the PPS client (a pps-gpio overlay, 'ldattach pps /dev/ttyS0' for a serial port's DCD)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Ctrl-C to stop"), "\(result.stderr)")
+    }
+
+    @Test("A device whose mode must be set, without CAP_SYS_TIME: the capability, or chronyd reading it itself")
+    func notPermitted() async throws {
+        let directory = try TemporaryDirectory()
+        let standIn = try await PPSStandIn(in: directory.path)
+        try standIn.writeEdges(count: 30, phase: 0)
+        let receiver = try await TimedNMEAServer(late: 0.1)
+        defer { receiver.stop() }
+        let result = try #require(await runGPSFix(["timing", "--nmea-tcp", "127.0.0.1:\(receiver.port)", "--pps", "/dev/pps0", "--seconds", "2"],
+                                                  environment: standIn.environment(device: "/dev/pps0", extra: ["GPSFIX_STANDIN_PPS_MODE": "none", "GPSFIX_STANDIN_PPS_NOPERM": "1"])))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("/dev/pps0 must be told to stamp assert edges, which needs CAP_SYS_TIME: run gpsfix as root or with AmbientCapabilities=CAP_SYS_TIME, or let chronyd read /dev/pps0 itself ('refclock PPS /dev/pps0 lock NMEA')"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Ctrl-C to stop"), "\(result.stderr)")
+    }
+
+    @Test("Usage errors (64): a PPS outlet without --pps, an odd SHM unit with it, --pps-epoch alone, a bad --pps or --reference", arguments: [
+        (["serve", "--nmea-tcp", "127.0.0.1:9", "--chrony-pps-sock", "/tmp/p.sock"], "--chrony-pps-sock sends the pulses of --pps: add --pps"),
+        (["serve", "--nmea-tcp", "127.0.0.1:9", "--pps", "/dev/pps0", "--ntp-shm", "3"], "with --pps, --ntp-shm takes an even unit from 0 to 252"),
+        (["serve", "--nmea-tcp", "127.0.0.1:9", "--pps-epoch", "after", "--ntp-shm", "2"], "--pps-epoch says how --pps's pulses pair: add --pps"),
+        (["timing", "--nmea-tcp", "127.0.0.1:9", "--pps", "pps0"], "--pps takes a PPS device (/dev/pps0), auto, or a modem line (dcd, cts, ri), not 'pps0'"),
+        (["timing", "--nmea-tcp", "127.0.0.1:9", "--reference", "pps"], "--reference pps needs the receiver's pulse: add --pps"),
+        (["timing", "--replay", "x.nmea"], "timing measures a live receiver: a replay's epochs carry no time of arrival"),
+        (["timing", "--gpsd", "localhost"], "timing cannot measure NMEA's offset through gpsd"),
+    ])
+    func usage(_ arguments: [String], _ message: String) async throws {
+        let result = try #require(await runGPSFix(arguments))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}

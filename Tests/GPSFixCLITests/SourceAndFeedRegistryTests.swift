@@ -21,7 +21,7 @@ struct SourceAndFeedRegistryTests {
         #expect(names == expected)
         // Each kind that serves anything brings options of its own.
         #expect(GpsdServerFeedKind.options.map(\.name).contains("--nmea-udp"))
-        #expect(TimeFeedOptions.options.map(\.name) == ["--chrony-sock", "--ntp-shm", "--time-offset"])
+        #expect(TimeFeedOptions.options.map(\.name) == ["--chrony-sock", "--ntp-shm", "--time-offset", "--pps", "--pps-epoch", "--chrony-pps-sock"])
     }
 
     @Test("gpsd's listener comes first after the sources in serve's help; every feed's usage errors are said when its kind is made, before any source or feed")
@@ -51,7 +51,7 @@ struct SourceAndFeedRegistryTests {
     @Test("--no-listen's outlets are the feeds' own: each is an option of serve, and its help names every one")
     func outletsFromFeeds() throws {
         let outlets = ServeFeeds.outlets
-        #expect(Set(outlets) == ["--mqtt", "--nmea-listen", "--nmea-udp", "--chrony-sock", "--ntp-shm"])
+        #expect(Set(outlets) == ["--mqtt", "--nmea-listen", "--nmea-udp", "--chrony-sock", "--ntp-shm", "--chrony-pps-sock"])
         let options = Commands.serve.options
         for outlet in outlets {
             #expect(options.contains { $0.name == outlet }, "\(outlet) is an outlet serve does not take")

@@ -73,7 +73,9 @@ struct TimeFeedOptions: ServeFeedKind {
         let feed: TimeFeed
         do throws(TimeFeedError) {
             let outlets = try pulses.map { pulses throws(TimeFeedError) in
-                PulseOutlets(source: try pulses.source(for: context.sources[0]), rule: pulses.rule,
+                let source = try pulses.source(for: context.sources[0])
+                do throws(PulseSourceError) { try source.check() } catch { throw .pulseSource(error.description) }
+                return PulseOutlets(source: source, rule: pulses.rule,
                              chrony: try pulsePath.map { p throws(TimeFeedError) in try ChronySocket(path: p) },
                              sharedMemory: try unit.map { u throws(TimeFeedError) in try NTPSharedMemory(unit: u + 1) })
             }

@@ -50,7 +50,10 @@ struct PulseOptions {
         case .device(let path):
             return KernelPulses(path: path)
         case .auto:
-            guard port.hasPrefix("/dev/"), let path = PPSDiscovery.device(for: port) else {
+            guard port.hasPrefix("/dev/") else {
+                throw .pulseSource("--pps auto looks for the PPS device of the receiver's serial port, and \(port) is not one: name the device (--pps /dev/pps0)")
+            }
+            guard let path = PPSDiscovery.device(for: port) else {
                 throw .pulseSource("--pps auto found no PPS device linked to \(port) in /sys/class/pps: attach one ('ldattach pps \(port)', a pps-gpio overlay) or name it (--pps /dev/pps0)")
             }
             return KernelPulses(path: path)

@@ -44,7 +44,11 @@ struct TimingCommand {
         let feed: TimeFeed
         do throws(TimeFeedError) {
             feed = TimeFeed(chrony: nil, sharedMemory: nil,
-                            pulses: try pulses.map { p throws(TimeFeedError) in PulseOutlets(source: try p.source(for: manager), rule: p.rule) },
+                            pulses: try pulses.map { p throws(TimeFeedError) in
+                                let source = try p.source(for: manager)
+                                do throws(PulseSourceError) { try source.check() } catch { throw .pulseSource(error.description) }
+                                return PulseOutlets(source: source, rule: p.rule)
+                            },
                             log: { notes.note("gpsfix: " + $0) },
                             observe: { event in measurement.withLock { $0.take(event) } })
         } catch {

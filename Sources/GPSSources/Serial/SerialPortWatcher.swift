@@ -9,6 +9,8 @@ public import GPSSystem
 /// the port is closed, returning only once it no longer uses the descriptor (a closed
 /// descriptor's number is soon another file's).
 public protocol SerialPortWatcher: AnyObject, Sendable {
+    /// The port at `path` is open and configured: watch it through `descriptor`.
     func portOpened(_ descriptor: FileDescriptor, path: String)
+    /// The port is about to be closed: stop using its descriptor before returning.
     func portClosing()
 }
