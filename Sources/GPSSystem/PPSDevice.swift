@@ -61,15 +61,15 @@ public struct PPSDevice: Sendable {
         return Capabilities(rawValue: raw)
     }
 
-    /// Makes the device stamp assert edges as `struct timespec`, unless it does already (a
-    /// `pps-gpio` device does from the start). Setting the mode needs CAP_SYS_TIME: without
-    /// it this throws `.notPermitted`.
+    /// Makes the device stamp assert edges, unless it does already (`pps-gpio` and
+    /// `pps_ldisc` do from the start: the kernel hands a fetch seconds and nanoseconds
+    /// whatever the format bits say, so only the capture bit matters). Setting the mode needs
+    /// CAP_SYS_TIME: without it this throws `.notPermitted`.
     public func captureAssertEdges() throws(SystemError) {
         var params = pps_kparams()
         _ = try retryingInterrupts { gpsfix_pps_getparams(descriptor.rawValue, &params) }
-        let wanted = Int32(gpsfix_pps_capture_assert | gpsfix_pps_tsfmt_tspec)
-        guard params.mode & wanted != wanted else { return }
-        params.mode |= wanted
+        guard params.mode & Int32(gpsfix_pps_capture_assert) == 0 else { return }
+        params.mode |= Int32(gpsfix_pps_capture_assert | gpsfix_pps_tsfmt_tspec)
         _ = try retryingInterrupts { gpsfix_pps_setparams(descriptor.rawValue, &params) }
     }
 

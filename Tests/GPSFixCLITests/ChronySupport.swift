@@ -17,8 +17,9 @@ final class ChronyDaemon: Sendable {
     var socketPath: String { directory + "/chrony.sock" }
     private var commandSocket: String { directory + "/cmd.sock" }
 
-    /// `extra` lines go into chrony.conf after the two refclocks (a PPS refclock locked to GPS).
-    init(in directory: String, unit: Int, extra: [String] = []) async throws {
+    /// `extra` lines go into chrony.conf after the two refclocks (a PPS refclock locked to GPS);
+    /// `shared` makes the SHM unit's segment for anyone (`:perm=0666`), as for a gpsfix not root.
+    init(in directory: String, unit: Int, shared: Bool = false, extra: [String] = []) async throws {
         self.directory = directory
         self.unit = unit
         chmod(directory, 0o700)
@@ -28,7 +29,7 @@ final class ChronyDaemon: Sendable {
         // is read once a poll, every second.
         let conf = """
             refclock SOCK \(directory)/chrony.sock refid GPS poll 1 filter 1 noselect
-            refclock SHM \(unit) refid SHM poll 0 noselect
+            refclock SHM \(unit)\(shared ? ":perm=0666" : "") refid SHM poll 0 noselect
             bindcmdaddress \(directory)/cmd.sock
             cmdport 0
             port 0

@@ -47,6 +47,33 @@ struct PPSTests {
         #expect(serve.stderr.contains("gpsfix: chrony: sending /dev/pps0's pulses to \(directory.path)/pps.sock"), "\(serve.stderr)")
         #expect(await serve.stop() == 0)
     }
+
+    @Test("Not root: a gpsfix as nobody feeds a root chronyd through segments chronyd made for anyone (perm=0666)",
+          .enabled(if: getuid() == 0 && access("/usr/bin/setpriv", X_OK) == 0, "needs root to start chronyd and setpriv to become nobody"))
+    func notRoot() async throws {
+        let directory = try TemporaryDirectory()
+        // The stand-in and its edges where nobody may read them (chronyd's directory is 0700).
+        let shared = try TemporaryDirectory()
+        chmod(shared.path, 0o755)
+        let standIn = try await PPSStandIn(in: shared.path)
+        try standIn.writeEdges(count: 120, phase: 250_000)
+        chmod(standIn.edges, 0o644)
+        let unit = ChronyDaemon.freeUnit(pair: true)
+        let chronyd = try await ChronyDaemon(in: directory.path, unit: unit, shared: true, extra: [
+            "refclock SHM \(unit + 1):perm=0666 refid SPPS poll 0 noselect",
+        ])
+        defer { chronyd.stop() }
+        let receiver = try await TimedNMEAServer(late: 0.1)
+        defer { receiver.stop() }
+        let serve = try await GPSFixProcess(["serve", "--no-listen", "--nmea-tcp", "127.0.0.1:\(receiver.port)", "--ntp-shm", "\(unit)", "--pps", "/dev/pps0"],
+                                            launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"],
+                                            environment: standIn.environment(device: "/dev/pps0"), announcement: "Ctrl-C to stop")
+        defer { _ = serve.process.isRunning ? kill(serve.pid, SIGKILL) : 0 }
+        let sources = try await chronyd.heard(["SHM", "SPPS"], within: .seconds(30))
+        let pulses = try #require(sources.first { $0.name == "SPPS" }, "\(sources); gpsfix: \(serve.stderr)")
+        #expect(pulses.reach & 3 == 3 && abs(pulses.offset - 0.00025) < 10e-6, "\(sources); gpsfix: \(serve.stderr)")
+        #expect(await serve.stop() == 0)
+    }
 }
 
 /// What gpsd's time tools read from `serve --pps`: `ntpshmmon` the NMEA's and the pulses'

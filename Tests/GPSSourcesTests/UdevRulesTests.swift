@@ -69,8 +69,21 @@ struct UdevRule {
 struct UdevRulesFileTests {
     let rules: [(line: Int, rule: UdevRule?)]
 
+    /// The receivers' rules: every one but the PPS devices'.
+    let pps: [(line: Int, rule: UdevRule?)]
+
     init() throws {
-        rules = UdevRule.parse(try String(contentsOfFile: rulesPath, encoding: .utf8))
+        let all = UdevRule.parse(try String(contentsOfFile: rulesPath, encoding: .utf8))
+        pps = all.filter { $0.rule?.value("SUBSYSTEM", "==") == "pps" }
+        rules = all.filter { $0.rule?.value("SUBSYSTEM", "==") != "pps" }
+    }
+
+    @Test("One rule gives kernel PPS devices to dialout, 0660, and touches nothing else of them")
+    func ppsDevices() throws {
+        #expect(pps.count == 1)
+        let rule = try #require(pps.first?.rule)
+        #expect(rule.value("GROUP", "=") == "dialout" && rule.value("MODE", "=") == "0660")
+        #expect(rule.assignments.count == 3, "\(rule)")
     }
 
     @Test("Every rule line parses")
