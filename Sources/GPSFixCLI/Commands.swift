@@ -122,7 +122,7 @@ enum Commands {
         // Each feed's options, in `ServeFeeds.all`'s order: a new feed's come with its line there.
         options: SourceOptions.severalOptions + ServeFeeds.options,
         positionals: 0,
-        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Chart plotters and apps that read NMEA over\nTCP or UDP (OpenCPN, Signal K) read --nmea-listen or --nmea-udp. Runs until Ctrl-C or\nSIGTERM; when a replay ends, its last fix is still served.\n\nUnder systemd (systemd/gpsfix.socket and gpsfix.service): listens for gpsd's clients on the\nsockets systemd passes (LISTEN_FDS) instead of binding --listen's, and tells it READY=1, the\nsource's state (STATUS=) and WATCHDOG=1 through NOTIFY_SOCKET.\n\nTime for chrony (--chrony-sock, --ntp-shm): each fix of the first source, from a live\nreceiver (serial or --nmea-tcp) with a date, is its time against the system time its\nfirst byte was read. NMEA alone is good to tens or hundreds of milliseconds (a PPS signal\nis needed for better); --time-offset takes out a receiver's fixed delay.",
+        details: "A stand-in for gpsd where there is none: clients connect as they would to gpsd and\nsend ?WATCH, ?POLL, ?DEVICES and ?VERSION. Chart plotters and apps that read NMEA over\nTCP or UDP (OpenCPN, Signal K) read --nmea-listen or --nmea-udp. Runs until Ctrl-C or\nSIGTERM; when a replay ends, its last fix is still served.\n\nUnder systemd (systemd/gpsfix.socket and gpsfix.service): listens for gpsd's clients on the\nsockets systemd passes (LISTEN_FDS) instead of binding --listen's, and tells it READY=1, the\nsource's state (STATUS=) and WATCHDOG=1 through NOTIFY_SOCKET.\n\nTime for chrony (--chrony-sock, --ntp-shm): each fix of the first source, from a live\nreceiver (serial or --nmea-tcp) with a date, is its time against the system time its\nfirst byte was read. NMEA alone is good to tens or hundreds of milliseconds; --time-offset\ntakes out a receiver's fixed delay ('gpsfix timing' measures it). With --pps, the\nreceiver's pulse per second (a kernel PPS device, or a serial port's DCD, CTS or RI) is\npaired with the second its next epoch names: to --chrony-pps-sock, the SHM unit after\n--ntp-shm's, and gpsd's clients that watch with \"pps\":true (PPS and TOFF).",
         run: { args, terminal in try ServeCommand(args: args, terminal: terminal).run() },
         examples: [
             Example("gpsfix serve", "The first receiver found, served on 127.0.0.1:2947 as gpsd would; read it with 'gpspipe -w' or 'cgps'."),
@@ -130,6 +130,7 @@ enum Commands {
             Example("gpsfix serve --gpsd otherhost --listen 0.0.0.0:2947", "Another machine's gpsd, served to this machine's network (with a warning: not loopback)."),
             Example("gpsfix serve --nmea-listen 10110 --nmea-udp 192.168.1.255:10110", "Also the sentences, for chart plotters: over TCP on 127.0.0.1:10110, and broadcast to the boat's network by UDP."),
             Example("gpsfix serve --device /dev/ttyUSB0 --chrony-sock /run/chrony/gpsfix.sock --time-offset 0.1", "Also the receiver's time to chronyd ('refclock SOCK /run/chrony/gpsfix.sock refid GPS' in chrony.conf), 100 ms of output delay taken out."),
+            Example("gpsfix serve --device /dev/ttyAMA0 --pps /dev/pps0 --ntp-shm 2", "A stratum-1 time server: the NMEA's time on NTP shared memory unit 2 and the pulses, paired with it, on unit 3 ('refclock SHM 3:perm=0666 refid PPS' in chrony.conf)."),
         ],
         exits: [
             ExitStatus(0, meaning: "Ctrl-C, SIGTERM or SIGHUP stopped the server."),
@@ -141,7 +142,7 @@ enum Commands {
     static let timing = Command(
         name: "timing",
         summary: "Measure how late a receiver's NMEA is after each second, and print the --time-offset and chrony.conf lines to use.",
-        options: SourceOptions.options + PulseOptions.options + [
+        options: TimingCommand.sourceOptions + PulseOptions.options + [
             .value("--seconds", "N", "Measure for N seconds (default 180)."),
             .value("--reference", "pps|system", "What each epoch's arrival is held against: the receiver's pulse (the default with --pps) or the system clock (the default without; only as good as the clock, and said so when no NTP daemon keeps it)."),
             .flag("--json", "One JSON object for scripts: offset_ms, jitter_ms, samples, reference and the rest."),

@@ -15,12 +15,21 @@ struct TimingCommand {
 
     static let defaultSeconds = 180.0
 
+    /// The sources whose epochs have a time of arrival: the live byte streams (a serial port,
+    /// a TCP stream), the kinds whose bytes `record` keeps. The others' naming options are
+    /// taken, hidden, only to say why they cannot be timed.
+    static var sourceOptions: [OptionSpec] {
+        let live = SourceOptions.kinds.filter { $0.recordsBytes }
+        let others = SourceOptions.kinds.filter { !$0.recordsBytes }
+        return live.flatMap { $0.options } + SourceOptions.options.filter { $0.name == "--simulated" }
+            + others.map { OptionSpec(name: $0.name, value: "X", help: "", valueIsOptional: true, isHidden: true) }
+    }
+
     func run() throws -> Int32 {
         if args["--replay"] != nil {
             throw UsageError(message: "timing measures a live receiver: a replay's epochs carry no time of arrival. Name the receiver (--device PORT) or its stream (--nmea-tcp HOST:PORT)")
         }
-        if let gpsd = args["--gpsd"] {
-            _ = gpsd
+        if args["--gpsd"] != nil {
             throw UsageError(message: "timing cannot measure NMEA's offset through gpsd: gpsd does not pass on when each sentence arrived. gpsd measures it itself: 'ntpshmmon' shows its NMEA and PPS units side by side. Or stop gpsd and run 'gpsfix timing --device PORT'")
         }
         let seconds = try SourceOptions.seconds(args, "--seconds", default: Self.defaultSeconds)
