@@ -24,8 +24,15 @@ public final class ThreadInterrupter: Sendable {
     /// An interrupter; the first one made installs the signal's handler for the process.
     public init() { _ = Self.installed }
 
-    /// Called on the thread that will wait: the one `interrupt` signals.
-    public func enter() { thread.withLock { $0 = pthread_self() } }
+    /// Called on the thread that will wait: the one `interrupt` signals. The signal is
+    /// unblocked there, whatever mask the thread inherited (an app's threads may block all).
+    public func enter() {
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, Self.signal)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        thread.withLock { $0 = pthread_self() }
+    }
 
     /// Called on that thread as it leaves for good: no signal is sent to it after.
     public func leave() { thread.withLock { $0 = nil } }

@@ -184,6 +184,27 @@ struct ModemLinePulseTests {
         #expect(abs(offset - 195) < 5, "the NMEA 200 ms after the second, 5 ms after the pulse: \(object)")
     }
 
+    @Test("A line that never changes: the measuring still ends on time (the wait is signalled), and says no pulse paired")
+    func stopWithoutPulses() async throws {
+        let directory = try TemporaryDirectory()
+        let standIn = try await PPSStandIn(in: directory.path)
+        // One edge, an hour away: TIOCMIWAIT would wait that long.
+        try "\(Int(Date().timeIntervalSince1970) + 3600).0\n".write(toFile: standIn.edges, atomically: true, encoding: .utf8)
+        let device = directory.path + "/gps0", feed = directory.path + "/feed"
+        let socat = try PtyPair(device: device, feed: feed)
+        defer { socat.stop() }
+        let receiver = try TimedNMEAServer(late: 0.2, writing: feed)
+        defer { receiver.stop() }
+        let started = ContinuousClock.now
+        let result = try #require(await runGPSFix(["timing", "--device", device, "--baud", "9600", "--pps", "dcd", "--seconds", "3"],
+                                                  environment: standIn.environment(modem: "dcd"), limit: .seconds(20)))
+        let took = ContinuousClock.now - started
+        #expect(took < .seconds(6), "\(took)")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("No epoch of \(device) could be measured against its pulses"), "\(result.stdout)")
+        #expect(result.stdout.contains("Pulses (DCD of \(device)): 0 paired"), "\(result.stdout)")
+    }
+
     @Test("--pps dcd needs a serial source: a usage error otherwise")
     func notSerial() async throws {
         let result = try #require(await runGPSFix(["timing", "--nmea-tcp", "127.0.0.1:9", "--pps", "dcd"]))
