@@ -29,7 +29,7 @@ SHELL      := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 PIPED      := 2>&1 | cat
 
-.PHONY: run test build release docs check-links deps-run deps-test deps-distros distros conformance conformance-fields cgps-side-by-side bench captures install uninstall install-udev deb clean fuzz fuzz-gpsd sanitize tsan
+.PHONY: run test build release docs check-links deps-run deps-test deps-distros distros conformance conformance-fields cgps-side-by-side bench pps-figures captures install uninstall install-udev deb clean fuzz fuzz-gpsd sanitize tsan
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -97,6 +97,12 @@ distros: deps-test deps-distros
 
 bench: release
 	Benchmarks/bench.sh
+
+# The PPS paths' figures on this machine (the kernel's interface stood in for as in the tests):
+# the modem line's stamp latency and jitter, and chronyd's view of both paths. PPS_SECONDS each.
+PPS_SECONDS ?= 120
+pps-figures: deps-test release
+	Benchmarks/pps.sh $(PPS_SECONDS)
 
 # DocC archives of every library product in .build/docs/ (open one with `docc preview` or serve
 # it statically), built with the toolchain's own docc from the debug build's symbol graphs,
