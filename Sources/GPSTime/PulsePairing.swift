@@ -64,6 +64,8 @@ public struct PulsePairing: Sendable {
 
     private var recent: [WallTime] = []
     private var used: WallTime?
+    /// A pulse followed too soon by another: counted as doubled, never paired.
+    private var spoiled: WallTime?
     private var anchor: PulseSample?
     private var candidate: PulseSample?
     private var lastEpoch: (second: Int64?, arrival: Double)?
@@ -84,7 +86,7 @@ public struct PulsePairing: Sendable {
         if let last = recent.last, pulse.time.seconds(since: last) < minimumInterval {
             if pulse.time > last {
                 counts.doubled += 1
-                used = last
+                spoiled = last
             }
             return
         }
@@ -107,6 +109,8 @@ public struct PulsePairing: Sendable {
                 return nil
             }
             used = pulse
+            // Counted already, as doubled.
+            guard pulse != spoiled else { return nil }
             guard usable else { counts.noFix += 1; return nil }
             return judge(PulseSample(second: second, pulse: pulse, arrival: arrival))
         case .before:
@@ -119,6 +123,7 @@ public struct PulsePairing: Sendable {
                 return nil
             }
             used = pulse
+            guard pulse != spoiled else { return nil }
             guard let named = previous.second else { counts.noFix += 1; return nil }
             return judge(PulseSample(second: named, pulse: pulse, arrival: previous.arrival))
         }

@@ -68,6 +68,8 @@ struct PulsePairingTests {
         var pairing = PulsePairing()
         let sent = run(&pairing, 0..<10, double: [4])
         #expect(pairing.counts.doubled == 1)
+        // Counted once, as doubled: its epoch is not also an epoch without a pulse.
+        #expect(pairing.counts.missingPulse == 0 && pairing.counts.rejected == 1)
         #expect(!sent.contains { $0.pulse.seconds == Self.start + 4 })
         #expect(sent.count == 8)
     }
