@@ -148,12 +148,13 @@ enum Commands {
             .flag("--json", "One JSON object for scripts: offset_ms, jitter_ms, samples, reference and the rest."),
         ],
         positionals: 0,
-        details: "Watches a live receiver (a serial port or --nmea-tcp) and measures when each whole-second\nepoch begins to arrive after the second it names: against the receiver's pulse with --pps,\nor against the system clock. Prints the median (the offset), the jitter, the pulses' health,\nand the lines for 'gpsfix serve --time-offset' and chrony.conf. chronyd needs the NMEA within\n200 ms of the pulse; MTK receivers' hovers around 500 ms. gpsd's fixes and replays carry no\ntime of arrival: timing says so and stops.",
+        details: "Watches a live receiver (a serial port, --nmea-tcp or --gpsd) and measures when each whole-second\nepoch begins to arrive after the second it names: against the receiver's pulse with --pps,\nor against the system clock. Prints the median (the offset), the jitter, the pulses' health,\nand the lines for 'gpsfix serve --time-offset' and chrony.conf. chronyd needs the NMEA within\n200 ms of the pulse; MTK receivers' hovers around 500 ms. Through --gpsd, gpsd's own TOFF\n(and PPS) reports are read: its measure of when it read each epoch. A replay carries no\ntime of arrival: timing says so and stops.",
         run: { args, terminal in try TimingCommand(args: args, terminal: terminal).run() },
         examples: [
             Example("gpsfix timing --device /dev/ttyACM0", "Three minutes of the receiver's NMEA against the system clock (synchronised by NTP, ideally)."),
             Example("gpsfix timing --device /dev/ttyAMA0 --pps /dev/pps0 --seconds 60", "A minute against the receiver's own pulse: the figure does not depend on the system clock."),
             Example("gpsfix timing --nmea-tcp 192.168.1.20:10110 --seconds 30 --json", "A network stream's offset, as one JSON object."),
+            Example("gpsfix timing --gpsd", "The offset of the running gpsd's receiver, as gpsd measures it (its TOFF reports), with the lines for gpsd's SHM units."),
         ],
         exits: [
             ExitStatus(0, meaning: "The figures were printed (Ctrl-C, SIGTERM or SIGHUP end the measuring sooner, with what was measured)."),

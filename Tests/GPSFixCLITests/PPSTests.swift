@@ -177,7 +177,7 @@ struct PPSRefusalTests {
         (["timing", "--nmea-tcp", "127.0.0.1:9", "--pps", "pps0"], "--pps takes a PPS device (/dev/pps0), auto, or a modem line (dcd, cts, ri), not 'pps0'"),
         (["timing", "--nmea-tcp", "127.0.0.1:9", "--reference", "pps"], "--reference pps needs the receiver's pulse: add --pps"),
         (["timing", "--replay", "x.nmea"], "timing measures a live receiver: a replay's epochs carry no time of arrival"),
-        (["timing", "--gpsd", "localhost"], "timing cannot measure NMEA's offset through gpsd"),
+        (["timing", "--gpsd", "localhost", "--pps", "dcd"], "--pps reads a pulse here; through gpsd, gpsd reads the receiver's pulse itself"),
     ])
     func usage(_ arguments: [String], _ message: String) async throws {
         let result = try #require(await runGPSFix(arguments))

@@ -40,6 +40,30 @@ struct TimingTests {
         #expect((object["chrony"] as? [String])?.isEmpty == false)
     }
 
+    @Test("Through gpsd: its TOFF reports, a receiver on a pty written 137 ms late measured 137 ms plus gpsd's reading, with the lines for gpsd's SHM",
+          .enabled(if: GpsdOnPty.missing == nil, "needs gpsd and socat"))
+    func throughGpsd() async throws {
+        let directory = try TemporaryDirectory()
+        let device = directory.path + "/gps0", feed = directory.path + "/feed"
+        let socat = try PtyPair(device: device, feed: feed)
+        defer { socat.stop() }
+        let receiver = try TimedNMEAServer(late: 0.137, writing: feed)
+        defer { receiver.stop() }
+        let port = try freeLoopbackPort()
+        let gpsd = try DaemonProcess([GpsdOnPty.gpsd, "-N", "-n", "-S", String(port), device])
+        defer { gpsd.kill() }
+        try #require(await waitUntil(.seconds(5)) { ServeNMEAFeedTests.accepts(port) })
+        let result = try #require(await runGPSFix(["timing", "--gpsd", "127.0.0.1:\(port)", "--seconds", "15", "--json"], limit: .seconds(40)))
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        #expect(object["source"] as? String == "gpsd at 127.0.0.1:\(port) (\(device))")
+        #expect((object["samples"] as? Int ?? 0) >= 5, "\(object)")
+        // gpsd stamps an epoch when it has read it: a few ms after the writer's 137.
+        let offset = try #require(object["offset_ms"] as? Double)
+        #expect(offset >= 136 && offset < 145, "\(object)")
+        #expect((object["chrony"] as? [String])?.first?.hasPrefix("refclock SHM 0 refid NMEA offset 0.1") == true, "\(object)")
+    }
+
     @Test("Against the pulses: the NMEA's delay after each pulse, and the system clock's phase, as injected",
           .enabled(if: PPSStandIn.isAvailable))
     func againstPulses() async throws {

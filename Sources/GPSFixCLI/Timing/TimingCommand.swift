@@ -16,11 +16,12 @@ struct TimingCommand {
     static let defaultSeconds = 180.0
 
     /// The sources whose epochs have a time of arrival: the live byte streams (a serial port,
-    /// a TCP stream), the kinds whose bytes `record` keeps. The others' naming options are
-    /// taken, hidden, only to say why they cannot be timed.
+    /// a TCP stream), the kinds whose bytes `record` keeps; and gpsd, whose own time reports
+    /// say when it read each epoch. A replay's naming option is taken, hidden, only to say why
+    /// it cannot be timed.
     static var sourceOptions: [OptionSpec] {
-        let live = SourceOptions.kinds.filter { $0.recordsBytes }
-        let others = SourceOptions.kinds.filter { !$0.recordsBytes }
+        let live = SourceOptions.kinds.filter { $0.recordsBytes || $0.name == "--gpsd" }
+        let others = SourceOptions.kinds.filter { !$0.recordsBytes && $0.name != "--gpsd" }
         return live.flatMap { $0.options } + SourceOptions.options.filter { $0.name == "--simulated" }
             + others.map { OptionSpec(name: $0.name, value: "X", help: "", valueIsOptional: true, isHidden: true) }
     }
@@ -29,21 +30,16 @@ struct TimingCommand {
         if args["--replay"] != nil {
             throw UsageError(message: "timing measures a live receiver: a replay's epochs carry no time of arrival. Name the receiver (--device PORT) or its stream (--nmea-tcp HOST:PORT)")
         }
-        if args["--gpsd"] != nil {
-            throw UsageError(message: "timing cannot measure NMEA's offset through gpsd: gpsd does not pass on when each sentence arrived. gpsd measures it itself: 'ntpshmmon' shows its NMEA and PPS units side by side. Or stop gpsd and run 'gpsfix timing --device PORT'")
-        }
         let seconds = try SourceOptions.seconds(args, "--seconds", default: Self.defaultSeconds)
-        let pulses = try PulseOptions(args)
-        let reference: TimingMeasurement.Reference
-        switch args["--reference"] {
-        case nil: reference = pulses == nil ? .system : .pulse
-        case "pps":
-            guard pulses != nil else { throw UsageError(message: "--reference pps needs the receiver's pulse: add --pps /dev/ppsN (or dcd, cts, ri)") }
-            reference = .pulse
-        case "system": reference = .system
-        case let other?: throw UsageError(message: "--reference takes pps or system, not '\(other)'")
-        }
         let json = args.has("--json")
+        if let gpsd = args["--gpsd"] {
+            if args["--pps"] != nil {
+                throw UsageError(message: "--pps reads a pulse here; through gpsd, gpsd reads the receiver's pulse itself and its PPS reports are used: leave --pps out (--reference pps)")
+            }
+            return try GpsdTiming(args: args, terminal: terminal).run(gpsd, seconds: seconds, reference: try reference(pulses: true), json: json)
+        }
+        let pulses = try PulseOptions(args)
+        let reference = try reference(pulses: pulses != nil)
         let manager = try SourceOptions.manager(args, defaultSpeed: .factor(1))
         let source = manager.sourceDescription
         let synchronised = Clocks.isSynchronised
@@ -87,6 +83,18 @@ struct TimingCommand {
             terminal.print(result.text + "\n")
         }
         return result.measurement.count == 0 ? 1 : 0
+    }
+
+    /// `--reference`, judged: pps needs pulses.
+    func reference(pulses: Bool) throws(UsageError) -> TimingMeasurement.Reference {
+        switch args["--reference"] {
+        case nil: return pulses && args["--gpsd"] == nil ? .pulse : .system
+        case "pps":
+            guard pulses else { throw UsageError(message: "--reference pps needs the receiver's pulse: add --pps /dev/ppsN (or dcd, cts, ri)") }
+            return .pulse
+        case "system": return .system
+        case let other?: throw UsageError(message: "--reference takes pps or system, not '\(other)'")
+        }
     }
 
     static func duration(_ seconds: Double) -> String {

@@ -9,6 +9,8 @@ struct TimingResult {
     let measurement: TimingMeasurement
     /// The pulse source's name and what was decided of its pulses, with --pps.
     let pulses: (name: String, counts: PulsePairing.Counts)?
+    /// Measured through gpsd, which feeds chronyd itself: the lines are for its segments.
+    var viaGpsd = false
 
     /// The receiver's NMEA delay, seconds, to three decimals (a millisecond).
     var timeOffset: String? {
@@ -17,6 +19,11 @@ struct TimingResult {
 
     /// chrony.conf's lines for this receiver, with `offset` on the NMEA's or not.
     func chronyLines(offsetOnChrony: Bool) -> [String] {
+        if viaGpsd {
+            // gpsd's numbering: the first device's NMEA on unit 0, its pulses on unit 1.
+            return ["refclock SHM 0 refid NMEA offset \(timeOffset ?? "0")" + (pulses != nil ? " noselect" : "") + " delay 0.2"]
+                + (pulses != nil ? ["refclock SHM 1 refid PPS precision 1e-7"] : [])
+        }
         var lines = ["refclock SOCK /run/chrony/gpsfix.sock refid NMEA" + (offsetOnChrony ? " offset \(timeOffset ?? "0")" : "")
                      + (pulses != nil ? " noselect" : "") + " delay 0.2"]
         if let pulses {
@@ -50,6 +57,11 @@ struct TimingResult {
         }
         let offset = timeOffset ?? "0"
         lines.append("")
+        if viaGpsd {
+            lines.append("gpsd feeds chronyd itself (its first device's NMEA on SHM 0, its pulses on 1): in chrony.conf,")
+            lines.append(contentsOf: chronyLines(offsetOnChrony: true).map { "  " + $0 })
+            return lines.joined(separator: "\n")
+        }
         lines.append("To take it out in gpsfix:  gpsfix serve ... --chrony-sock /run/chrony/gpsfix.sock --time-offset \(offset)"
                      + (pulses.map { " --pps \($0.name) --chrony-pps-sock /run/chrony/gpsfix-pps.sock" } ?? ""))
         lines.append("with, in chrony.conf:")
