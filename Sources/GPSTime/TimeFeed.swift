@@ -27,11 +27,25 @@ public final class TimeFeed: LocationFeed {
 
     private struct Told {
         var notLive = false
-        var chronyTrouble: String?
-        var chronySending = false
-        var pulseTrouble: String?
-        var pulseSending = false
+        var samples = SocketNews()
+        var pulses = SocketNews()
         var rejections = PulsePairing.Counts()
+    }
+
+    /// One chrony socket's news, told once per change: a trouble, then sending again.
+    private struct SocketNews {
+        var trouble: String?
+        var sending = false
+
+        /// The line to say after an attempt that met `trouble` (nil: it went), if any.
+        mutating func after(_ trouble: String?, sending line: String) -> String? {
+            if let trouble {
+                defer { self.trouble = trouble; sending = false }
+                return self.trouble == trouble ? nil : "chrony: \(trouble)"
+            }
+            defer { self.trouble = nil; sending = true }
+            return sending ? nil : line
+        }
     }
 
     /// A feed to `chrony`, `sharedMemory`, `pulses`' outlets, or none of them with only an
@@ -105,26 +119,23 @@ public final class TimeFeed: LocationFeed {
         observe?(.nmea(sample))
         sharedMemory?.store(sample)
         guard let chrony else { return }
-        let trouble: String?
-        do throws(TimeFeedError) {
-            try chrony.send(sample)
-            trouble = nil
-        } catch .chronyNotListening {
-            trouble = "\(TimeFeedError.chronyNotListening(path: chrony.path)); time samples are dropped until it listens"
-        } catch .system(let call, let code) where code == .permissionDenied || code == .notPermitted {
-            trouble = "\(TimeFeedError.system(call: call, code)). \(refusedAdvice)"
-        } catch {
-            trouble = "\(error)"
-        }
-        let line: String? = told.withLock { told in
-            if let trouble {
-                defer { told.chronyTrouble = trouble; told.chronySending = false }
-                return told.chronyTrouble == trouble ? nil : "chrony: \(trouble)"
-            }
-            defer { told.chronyTrouble = nil; told.chronySending = true }
-            return told.chronySending ? nil : "chrony: sending \(source)'s time to \(chrony.path)"
-        }
+        let trouble = attempt(chrony, dropping: "time samples") { () throws(TimeFeedError) in try chrony.send(sample) }
+        let line = told.withLock { $0.samples.after(trouble, sending: "chrony: sending \(source)'s time to \(chrony.path)") }
         if let line { log(line) }
+    }
+
+    /// What went wrong sending to `socket`, in words; nil when it went.
+    private func attempt(_ socket: ChronySocket, dropping what: String, _ send: () throws(TimeFeedError) -> Void) -> String? {
+        do throws(TimeFeedError) {
+            try send()
+            return nil
+        } catch .chronyNotListening {
+            return "\(TimeFeedError.chronyNotListening(path: socket.path)); \(what) are dropped until it listens"
+        } catch .system(let call, let code) where code == .permissionDenied || code == .notPermitted {
+            return "\(TimeFeedError.system(call: call, code)). \(refusedAdvice)"
+        } catch {
+            return "\(error)"
+        }
     }
 
     private func pair(_ fix: Fix, arrival: Double, _ pulses: PulseOutlets) {
@@ -139,23 +150,8 @@ public final class TimeFeed: LocationFeed {
         observe?(.pulse(sample))
         pulses.sharedMemory?.store(sample)
         guard let chrony = pulses.chrony else { return }
-        let trouble: String?
-        do throws(TimeFeedError) {
-            try chrony.send(sample)
-            trouble = nil
-        } catch .chronyNotListening {
-            trouble = "\(TimeFeedError.chronyNotListening(path: chrony.path)); pulses are dropped until it listens"
-        } catch {
-            trouble = "\(error)"
-        }
-        let line: String? = told.withLock { told in
-            if let trouble {
-                defer { told.pulseTrouble = trouble; told.pulseSending = false }
-                return told.pulseTrouble == trouble ? nil : "chrony: \(trouble)"
-            }
-            defer { told.pulseTrouble = nil; told.pulseSending = true }
-            return told.pulseSending ? nil : "chrony: sending \(pulses.source.name)'s pulses to \(chrony.path)"
-        }
+        let trouble = attempt(chrony, dropping: "pulses") { () throws(TimeFeedError) in try chrony.send(sample) }
+        let line = told.withLock { $0.pulses.after(trouble, sending: "chrony: sending \(pulses.source.name)'s pulses to \(chrony.path)") }
         if let line { log(line) }
     }
 
