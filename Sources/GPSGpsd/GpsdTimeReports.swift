@@ -73,7 +73,8 @@ public final class GpsdTimeReports: Sendable {
             case .success(.processed(let count)):
                 buffer.withUnsafeBytes { raw in
                     lines.append(UnsafeRawBufferPointer(rebasing: raw[0..<count])) { line in
-                        guard line.starts(with: Array("{\"class\":\"TOFF\"".utf8)) || line.starts(with: Array("{\"class\":\"PPS\"".utf8)) else { return }
+                        // gpsd names the class first; TPV and SKY are passed over unparsed.
+                        guard line.starts(with: Self.toffPrefix) || line.starts(with: Self.ppsPrefix) else { return }
                         if let parsed = Self.report(Array(line)) { report(parsed) } else { skipped += 1 }
                     }
                 }
@@ -85,6 +86,9 @@ public final class GpsdTimeReports: Sendable {
         }
         return skipped
     }
+
+    private static let toffPrefix = Array("{\"class\":\"TOFF\"".utf8)
+    private static let ppsPrefix = Array("{\"class\":\"PPS\"".utf8)
 
     /// Ends a `run` from another thread (Ctrl-C).
     public func stop() { wakeup.signal() }

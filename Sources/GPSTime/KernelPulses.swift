@@ -43,9 +43,13 @@ public final class KernelPulses: PulseSource {
     private func run(_ first: PPSDevice, _ sink: @Sendable (PulseEvent) -> Void) {
         var device: PPSDevice? = first
         var lastSequence: UInt32?
+        var waited = 0
         while !stopping {
             guard let open = device else {
-                Clocks.sleep(for: .seconds(1))
+                // Each second, in quarters, so that a stop is heard as quickly as in a fetch.
+                Clocks.sleep(for: Self.wait)
+                waited += 1
+                guard waited % 4 == 0 else { continue }
                 if let again = try? Self.open(path) {
                     device = again
                     lastSequence = nil

@@ -73,11 +73,9 @@ struct TimeFeedOptions: ServeFeedKind {
         let feed: TimeFeed
         do throws(TimeFeedError) {
             let outlets = try pulses.map { pulses throws(TimeFeedError) in
-                let source = try pulses.source(for: context.sources[0])
-                do throws(PulseSourceError) { try source.check() } catch { throw .pulseSource(error.description) }
-                return PulseOutlets(source: source, rule: pulses.rule,
-                             chrony: try pulsePath.map { p throws(TimeFeedError) in try ChronySocket(path: p) },
-                             sharedMemory: try unit.map { u throws(TimeFeedError) in try NTPSharedMemory(unit: u + 1) })
+                try pulses.outlets(for: context.sources[0],
+                                   chrony: try pulsePath.map { p throws(TimeFeedError) in try ChronySocket(path: p) },
+                                   sharedMemory: try unit.map { u throws(TimeFeedError) in try NTPSharedMemory(unit: u + 1) })
             }
             feed = TimeFeed(chrony: try path.map { p throws(TimeFeedError) in try ChronySocket(path: p) },
                             sharedMemory: try unit.map { u throws(TimeFeedError) in try NTPSharedMemory(unit: u) },

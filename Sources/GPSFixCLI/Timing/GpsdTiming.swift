@@ -16,10 +16,8 @@ struct GpsdTiming {
         let (host, port) = try SourceOptions.gpsdAddress(address)
         let reports = try GpsdTimeReports(host: host, port: port)
         let synchronised = Clocks.isSynchronised
-        terminal.note("gpsfix: timing gpsd at \(host):\(port)'s NMEA (its TOFF reports) against \(reference == .pulse ? "its PPS reports" : "the system clock") for \(TimingCommand.duration(seconds)); Ctrl-C to stop sooner")
-        if reference == .system && synchronised != true {
-            terminal.note("gpsfix: warning: the system clock is not known to be synchronised (no NTP daemon has marked it so): the offset is only as good as the clock")
-        }
+        TimingCommand.announce("gpsd at \(host):\(port)'s NMEA (its TOFF reports) against \(reference == .pulse ? "its PPS reports" : "the system clock")",
+                               seconds: seconds, reference: reference, synchronised: synchronised, terminal)
         let interrupts = Interrupts { _ in reports.stop() }
         defer { interrupts.cancel() }
         var measurement = TimingMeasurement(reference: reference)

@@ -43,6 +43,15 @@ struct PulseOptions {
         self.rule = rule
     }
 
+    /// The pulse source for `manager`'s receiver, checked (a device that cannot be read is
+    /// said now, before serving or timing begins), with the pairing rule.
+    func outlets(for manager: any LocationManagerInterface, chrony: ChronySocket? = nil,
+                 sharedMemory: NTPSharedMemory? = nil) throws(TimeFeedError) -> PulseOutlets {
+        let source = try source(for: manager)
+        do throws(PulseSourceError) { try source.check() } catch { throw .pulseSource(error.description) }
+        return PulseOutlets(source: source, rule: rule, chrony: chrony, sharedMemory: sharedMemory)
+    }
+
     /// The pulse source for the receiver `manager` reads.
     func source(for manager: any LocationManagerInterface) throws(TimeFeedError) -> any PulseSource {
         let port = manager.sourceDescription

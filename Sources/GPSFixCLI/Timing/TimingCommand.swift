@@ -49,21 +49,14 @@ struct TimingCommand {
         let feed: TimeFeed
         do throws(TimeFeedError) {
             feed = TimeFeed(chrony: nil, sharedMemory: nil,
-                            pulses: try pulses.map { p throws(TimeFeedError) in
-                                let source = try p.source(for: manager)
-                                do throws(PulseSourceError) { try source.check() } catch { throw .pulseSource(error.description) }
-                                return PulseOutlets(source: source, rule: p.rule)
-                            },
+                            pulses: try pulses.map { p throws(TimeFeedError) in try p.outlets(for: manager) },
                             log: { notes.note("gpsfix: " + $0) },
                             observe: { event in measurement.withLock { $0.take(event) } })
         } catch {
             throw TimingFailure(message: "\(error)")
         }
         let against = reference == .pulse ? "its pulses (\(feed.pulses!.source.name))" : "the system clock"
-        terminal.note("gpsfix: timing \(source)'s NMEA against \(against) for \(Self.duration(seconds)); Ctrl-C to stop sooner")
-        if reference == .system && synchronised != true {
-            terminal.note("gpsfix: warning: the system clock is not known to be synchronised (no NTP daemon has marked it so): the offset is only as good as the clock")
-        }
+        Self.announce("\(source)'s NMEA against \(against)", seconds: seconds, reference: reference, synchronised: synchronised, terminal)
 
         let relay = LocationRelay(LocationService(manager: manager), feeds: [feed])
         relay.armInterrupts()
@@ -97,8 +90,19 @@ struct TimingCommand {
         }
     }
 
+    /// "timing WHAT for 3 minutes", and the warning when the system clock is the reference
+    /// and no NTP daemon has marked it synchronised.
+    static func announce(_ what: String, seconds: Double, reference: TimingMeasurement.Reference, synchronised: Bool?, _ terminal: Terminal) {
+        terminal.note("gpsfix: timing \(what) for \(duration(seconds)); Ctrl-C to stop sooner")
+        if reference == .system && synchronised != true {
+            terminal.note("gpsfix: warning: the system clock is not known to be synchronised (no NTP daemon has marked it so): the offset is only as good as the clock")
+        }
+    }
+
+    /// "3 minutes", "30 s", "2.5 s".
     static func duration(_ seconds: Double) -> String {
-        seconds >= 120 && seconds.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(seconds / 60)) minutes" : "\(seconds.formatted()) s"
+        if seconds >= 120 && seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60)) minutes" }
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 }
 
@@ -106,11 +110,4 @@ struct TimingCommand {
 struct TimingFailure: Error, CustomStringConvertible {
     let message: String
     var description: String { "timing: " + message }
-}
-
-extension Double {
-    /// "30", "2.5": no trailing ".0".
-    func formatted() -> String {
-        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
-    }
 }

@@ -14,7 +14,7 @@ struct TimingResult {
 
     /// The receiver's NMEA delay, seconds, to three decimals (a millisecond).
     var timeOffset: String? {
-        measurement.delay.map { String(format3: $0.median) }
+        measurement.delay.map { Self.fixed($0.median, 3) }
     }
 
     /// chrony.conf's lines for this receiver, with `offset` on the NMEA's or not.
@@ -45,9 +45,9 @@ struct TimingResult {
             lines.append(contentsOf: pulseLines)
             return lines.joined(separator: "\n")
         }
-        lines.append("NMEA offset: \(String(milliseconds: delay.median)) ms after the second, against \(against)"
-                     + " (median of \(measurement.count) epochs; jitter \(String(milliseconds: delay.standardDeviation)) ms,"
-                     + " \(String(milliseconds: delay.minimum)) to \(String(milliseconds: delay.maximum)) ms)")
+        lines.append("NMEA offset: \(Self.fixed(delay.median * 1000, 1)) ms after the second, against \(against)"
+                     + " (median of \(measurement.count) epochs; jitter \(Self.fixed(delay.standardDeviation * 1000, 1)) ms,"
+                     + " \(Self.fixed(delay.minimum * 1000, 1)) to \(Self.fixed(delay.maximum * 1000, 1)) ms)")
         if reference == .system && synchronised != true {
             lines.append("The system clock is not known to be synchronised: this figure is only as good as the clock.")
         }
@@ -76,9 +76,16 @@ struct TimingResult {
         let c = pulses.counts
         var lines = ["Pulses (\(pulses.name)): \(c.paired) paired; not sent: \(c.noFix) without a fix, \(c.missingPulse) epochs without a pulse, \(c.doubled) doubled, \(c.disagreed) whose second disagreed"]
         if let phase = measurement.phase {
-            lines.append("The system clock is \(String(milliseconds: phase.median)) ms ahead of the pulses; their jitter as stamped here: p50 \(String(microseconds: phase.deviation50)) µs, p99 \(String(microseconds: phase.deviation99)) µs")
+            lines.append("The system clock is \(Self.fixed(phase.median * 1000, 1)) ms ahead of the pulses; their jitter as stamped here: p50 \(Self.fixed(phase.deviation50 * 1e6, 1)) µs, p99 \(Self.fixed(phase.deviation99 * 1e6, 1)) µs")
         }
         return lines
+    }
+
+    /// `value` to `decimals` places, as the JSON writes numbers: "137.4".
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        var w = ByteWriter()
+        w.append(value, decimals: decimals)
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     var json: String {
@@ -120,28 +127,5 @@ struct TimingResult {
         }
         w.append("]}\n")
         return String(decoding: w.bytes, as: UTF8.self)
-    }
-}
-
-extension String {
-    /// Seconds as milliseconds to a tenth: "137.0".
-    init(milliseconds seconds: Double) {
-        var w = ByteWriter()
-        w.append(seconds * 1000, decimals: 1)
-        self = String(decoding: w.bytes, as: UTF8.self)
-    }
-
-    /// Seconds as microseconds to a tenth.
-    init(microseconds seconds: Double) {
-        var w = ByteWriter()
-        w.append(seconds * 1e6, decimals: 1)
-        self = String(decoding: w.bytes, as: UTF8.self)
-    }
-
-    /// Seconds to a millisecond: "0.137".
-    init(format3 seconds: Double) {
-        var w = ByteWriter()
-        w.append(seconds, decimals: 3)
-        self = String(decoding: w.bytes, as: UTF8.self)
     }
 }
