@@ -14,9 +14,10 @@ RUN_DEPS   := pkg-config libgps-dev libmosquitto-dev
 # bash-completion and zsh load the completions as they would for a person, and the
 # install test runs make; systemd's systemd-analyze checks the units and its
 # systemd-socket-activate hands serve its socket as systemd does; mosquitto, its clients,
-# paho and openssl are the broker, subscribers and CA of the MQTT tests.
+# paho and openssl are the broker, subscribers and CA of the MQTT tests; gdb shows the
+# watchdog where a stuck test is.
 TEST_DEPS  := pkg-config libgps-dev libmosquitto-dev mosquitto mosquitto-clients python3-paho-mqtt openssl python3 socat udev gpsd gpsd-clients python3-gps tmux gpsbabel python3-gpxpy \
-              make man-db groff-base bash-completion zsh systemd chrony
+              make man-db groff-base bash-completion zsh systemd chrony gdb
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.
@@ -37,8 +38,10 @@ run: deps-run release
 test: deps-test
 	$(SWIFT) build --build-tests $(STRICT) $(PIPED)
 	# One test at a time: the pty, gpsd and pacing tests measure real time, and two cores
-	# shared with parallel suites made them flaky (about 26 s in all).
-	$(SWIFT) test --no-parallel $(STRICT) $(PIPED)
+	# shared with parallel suites made them flaky (about 26 s in all). The watchdog names a
+	# test stuck where its own time limit cannot reach, long before CI's limit (the whole run
+	# takes about 15 minutes here).
+	.ci/watchdog 45 $(SWIFT) test --no-parallel $(STRICT) $(PIPED)
 	# The example app (Examples/FixApp): gpsfix by path, public API only, its own tests on the
 	# GPSLocationTesting product, and the README's library example run exactly as written.
 	cd Examples/FixApp && $(SWIFT) build --build-tests $(STRICT) $(PIPED) && $(SWIFT) test $(STRICT) $(PIPED)

@@ -46,11 +46,10 @@ final class ChronyDaemon: Sendable {
         }
     }
 
-    /// SIGTERM, then reaped; its shared memory segment removed.
+    /// SIGTERM, then reaped (SIGKILL after 5 s: a test's end never waits on chronyd); its
+    /// shared memory segments removed.
     func stop() {
-        Glibc.kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        stopChild(pid)
         Self.removeSegment(unit: unit)
         Self.removeSegment(unit: unit + 1)
     }
@@ -88,18 +87,30 @@ final class ChronyDaemon: Sendable {
 
     static func key(unit: Int) -> key_t { key_t(0x4e54_5030 + unit) }
 
-    /// A unit whose segment does not exist yet, so that a test neither meets nor leaves another's.
+    /// A unit whose segment no running program holds, so that a test neither meets nor leaves another's.
     /// With `pair`, an even unit whose next is free too (the NMEA's and the pulses', as gpsd numbers them).
     /// `range`: ntpshmmon names a unit by one digit, so a test it reads takes one of 2 to 9.
-    static func freeUnit(pair: Bool = false, in range: ClosedRange<Int> = 100...250) -> Int {
-        var generator = SystemRandomNumberGenerator()
-        while true {
-            let unit = Int.random(in: range, using: &generator) & (pair ? ~1 : ~0)
-            if free(unit) && (!pair || free(unit + 1)) { return unit }
+    ///
+    /// Every gpsd run as root (the gpsd tests' among them) makes units 0 to 11 and leaves them
+    /// when it ends, so a unit held by no one is stale and taken back; one attached is left alone.
+    /// Each candidate is tried once: when all are held this throws, where a retry would spin.
+    static func freeUnit(pair: Bool = false, in range: ClosedRange<Int> = 100...250) throws -> Int {
+        let candidates = range.filter { !pair || ($0 % 2 == 0 && range.contains($0 + 1)) }.shuffled()
+        for unit in candidates where available(unit) && (!pair || available(unit + 1)) {
+            removeSegment(unit: unit)
+            if pair { removeSegment(unit: unit + 1) }
+            return unit
         }
+        throw SpawnError(description: "every NTP shared memory unit in \(range) is attached by a running program (ipcs -m): stop it to run this test")
     }
 
-    private static func free(_ unit: Int) -> Bool { shmget(key(unit: unit), 0, 0) < 0 && errno == ENOENT }
+    /// No segment, or one that no process has attached.
+    private static func available(_ unit: Int) -> Bool {
+        let identifier = shmget(key(unit: unit), 0, 0)
+        guard identifier >= 0 else { return errno == ENOENT }
+        var status = shmid_ds()
+        return shmctl(identifier, IPC_STAT, &status) == 0 && status.shm_nattch == 0
+    }
 
     static func removeSegment(unit: Int) {
         let identifier = shmget(key(unit: unit), 0, 0)

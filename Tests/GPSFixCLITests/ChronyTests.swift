@@ -28,7 +28,7 @@ struct ChronyTests {
           arguments: [Case(late: 0.3, correction: nil), Case(late: 0, correction: nil), Case(late: 0.3, correction: 0.3)])
     func offsetSeen(_ given: Case) async throws {
         let directory = try TemporaryDirectory()
-        let chronyd = try await ChronyDaemon(in: directory.path, unit: ChronyDaemon.freeUnit())
+        let chronyd = try await ChronyDaemon(in: directory.path, unit: try ChronyDaemon.freeUnit())
         defer { chronyd.stop() }
         let receiver = try await TimedNMEAServer(late: given.late)
         defer { receiver.stop() }
@@ -63,7 +63,7 @@ struct ChronyTests {
         try await Task.sleep(for: .seconds(3))
         #expect(serve.stderr.components(separatedBy: absent).count == 2, "\(serve.stderr)")
 
-        let chronyd = try await ChronyDaemon(in: directory.path, unit: ChronyDaemon.freeUnit())
+        let chronyd = try await ChronyDaemon(in: directory.path, unit: try ChronyDaemon.freeUnit())
         defer { chronyd.stop() }
         let sources = try await chronyd.heard(["GPS"])
         let gps = try #require(sources.first { $0.name == "GPS" })

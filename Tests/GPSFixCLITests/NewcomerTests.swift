@@ -78,7 +78,7 @@ struct NewcomerTests {
     @Test("A time feed that cannot start is told once prefixed, with one full stop")
     func prefixOnce() async throws {
         // Given a segment under an NTP unit's key with another size than an NTP segment's
-        let unit = ChronyDaemon.freeUnit()
+        let unit = try ChronyDaemon.freeUnit()
         let identifier = shmget(ChronyDaemon.key(unit: unit), 16, IPC_CREAT | 0o600)
         try #require(identifier >= 0)
         defer { ChronyDaemon.removeSegment(unit: unit) }

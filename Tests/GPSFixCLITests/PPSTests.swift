@@ -20,7 +20,7 @@ struct PPSTests {
         let standIn = try await PPSStandIn(in: directory.path)
         let phase = 250_000 // ns: the system clock is 250 µs ahead of the pulses
         try standIn.writeEdges(count: 120, phase: phase)
-        let unit = ChronyDaemon.freeUnit(pair: true)
+        let unit = try ChronyDaemon.freeUnit(pair: true)
         let chronyd = try await ChronyDaemon(in: directory.path, unit: unit, extra: [
             "refclock SOCK \(directory.path)/pps.sock refid PPS poll 1 filter 1 lock GPS noselect",
             "refclock SHM \(unit + 1) refid SPPS poll 0 noselect",
@@ -58,7 +58,7 @@ struct PPSTests {
         let standIn = try await PPSStandIn(in: shared.path)
         try standIn.writeEdges(count: 120, phase: 250_000)
         chmod(standIn.edges, 0o644)
-        let unit = ChronyDaemon.freeUnit(pair: true)
+        let unit = try ChronyDaemon.freeUnit(pair: true)
         let chronyd = try await ChronyDaemon(in: directory.path, unit: unit, shared: true, extra: [
             "refclock SHM \(unit + 1):perm=0666 refid SPPS poll 0 noselect",
         ])
@@ -89,7 +89,7 @@ struct PPSReportTests {
         let directory = try TemporaryDirectory()
         let standIn = try await PPSStandIn(in: directory.path)
         try standIn.writeEdges(count: 90, phase: 250_000)
-        let unit = ChronyDaemon.freeUnit(pair: true, in: 2...9)
+        let unit = try ChronyDaemon.freeUnit(pair: true, in: 2...9)
         defer { ChronyDaemon.removeSegment(unit: unit); ChronyDaemon.removeSegment(unit: unit + 1) }
         let receiver = try await TimedNMEAServer(late: 0.1)
         defer { receiver.stop() }

@@ -155,14 +155,7 @@ final class SocatPair: Sendable {
     func stop() {
         let child = pid.withLock { p -> pid_t in defer { p = 0 }; return p }
         guard child > 0 else { return }
-        kill(child, SIGTERM)
-        var status: Int32 = 0
-        for _ in 0..<500 {
-            if waitpid(child, &status, WNOHANG) == child { return }
-            usleep(10_000)
-        }
-        kill(child, SIGKILL)
-        waitpid(child, &status, 0)
+        stopChild(child)
     }
 
     deinit { stop() }

@@ -43,3 +43,26 @@ public func spawn(_ args: [String], environment: [String]? = nil,
     guard code == 0 else { throw SpawnError(description: "posix_spawn \(args[0]): \(String(cString: strerror(code)))") }
     return child
 }
+
+/// Sends `signal` to a child started by `spawn`, and reaps it: SIGKILL when it has not ended
+/// within `grace`, so that a test's end never waits on a peer that will not stop. Returns
+/// the raw wait status, or nil when the child was not this process's to reap.
+@discardableResult
+public func stopChild(_ pid: pid_t, _ signal: Int32 = SIGTERM, grace: Duration = .seconds(5)) -> Int32? {
+    guard pid > 0 else { return nil }
+    kill(pid, signal)
+    var status: Int32 = 0
+    let deadline = ContinuousClock.now + grace
+    while true {
+        switch waitpid(pid, &status, WNOHANG) {
+        case pid: return status
+        case 0 where ContinuousClock.now < deadline: usleep(10_000)
+        case 0:
+            kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 { guard errno == EINTR else { return nil } }
+            return status
+        default:
+            guard errno == EINTR else { return nil }
+        }
+    }
+}

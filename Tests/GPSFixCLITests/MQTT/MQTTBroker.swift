@@ -49,9 +49,7 @@ final class MQTTBroker: Sendable {
     /// Stops it with `signal` (SIGTERM saves its persistence; SIGKILL is a crash).
     func stop(_ signal: Int32 = SIGTERM) {
         let p = pid.withLock { p -> pid_t in defer { p = 0 }; return p }
-        guard p > 0 else { return }
-        kill(p, signal)
-        waitpid(p, nil, 0)
+        stopChild(p, signal)
     }
 
     var log: String { (try? String(contentsOfFile: directory.path + "/mosquitto.log", encoding: .utf8)) ?? "" }
