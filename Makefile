@@ -15,9 +15,9 @@ RUN_DEPS   := pkg-config libgps-dev libmosquitto-dev
 # install test runs make; systemd's systemd-analyze checks the units and its
 # systemd-socket-activate hands serve its socket as systemd does; mosquitto, its clients,
 # paho and openssl are the broker, subscribers and CA of the MQTT tests; gdb shows the
-# watchdog where a stuck test is.
+# watchdog where a stuck test is; numpy checks gpsfix stats' figures.
 TEST_DEPS  := pkg-config libgps-dev libmosquitto-dev mosquitto mosquitto-clients python3-paho-mqtt openssl python3 socat udev gpsd gpsd-clients python3-gps tmux gpsbabel python3-gpxpy \
-              make man-db groff-base bash-completion zsh systemd chrony gdb
+              make man-db groff-base bash-completion zsh systemd chrony gdb python3-numpy
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.
@@ -40,7 +40,7 @@ test: deps-test
 	# One test at a time: the pty, gpsd and pacing tests measure real time, and two cores
 	# shared with parallel suites made them flaky (about 26 s in all). The watchdog names a
 	# test stuck where its own time limit cannot reach, long before CI's limit (the whole run
-	# takes about 15 minutes here).
+	# takes about 6 minutes here).
 	.ci/watchdog 45 $(SWIFT) test --no-parallel $(STRICT) $(PIPED)
 	# The example app (Examples/FixApp): gpsfix by path, public API only, its own tests on the
 	# GPSLocationTesting product, and the README's library example run exactly as written.

@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "GPSServer", targets: ["GPSServer"]),
         .library(name: "GPSMQTT", targets: ["GPSMQTT"]),
         .library(name: "GPSTime", targets: ["GPSTime"]),
+        .library(name: "GPSStats", targets: ["GPSStats"]),
         .library(name: "GPSLocationTesting", targets: ["GPSLocationTesting"]),
     ],
     targets: [
@@ -58,7 +59,10 @@ let package = Package(
         // C records' layout from a header, and the segment's counted store, which needs volatile.
         .systemLibrary(name: "CTimeSamples", path: "Sources/CTimeSamples"),
         .target(name: "GPSTime", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSSystem", "CTimeSamples"], swiftSettings: strict),
-        .target(name: "GPSFixCLI", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSGpsd", "GPSOutput", "GPSServer", "GPSSystem", "GPSMQTT", "GPSTime"], swiftSettings: strict),
+        // A run's figures: the scatter of its fixes (CEP, 2DRMS), its fix availability, update
+        // interval and sky; pure, as the engine.
+        .target(name: "GPSStats", dependencies: ["NMEA"], swiftSettings: strict),
+        .target(name: "GPSFixCLI", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSGpsd", "GPSOutput", "GPSServer", "GPSSystem", "GPSMQTT", "GPSTime", "GPSStats"], swiftSettings: strict),
         .executableTarget(name: "gpsfix", dependencies: ["GPSFixCLI"], swiftSettings: strict),
         .executableTarget(name: "nmea-bench", dependencies: ["NMEA", "GPSLocation", "GPSOutput"], path: "Benchmarks/nmea-bench", swiftSettings: strict),
         // The engine and its formatters on hostile input, with every output checked: the body of
@@ -81,6 +85,7 @@ let package = Package(
         .testTarget(name: "GPSServerTests", dependencies: ["NMEA", "GPSServer", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSFixCLITests", dependencies: ["NMEA", "GPSFixCLI", "GPSLocation", "GPSSources", "GPSGpsd", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSTimeTests", dependencies: ["NMEA", "GPSTime", "GPSSystem", "GPSTestSupport"], swiftSettings: strict),
+        .testTarget(name: "GPSStatsTests", dependencies: ["NMEA", "GPSStats"], swiftSettings: strict),
         .testTarget(name: "GPSMQTTTests", dependencies: ["NMEA", "GPSMQTT", "GPSLocation", "GPSOutput", "GPSTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

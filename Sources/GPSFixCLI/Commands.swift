@@ -34,7 +34,7 @@ extension [OptionSpec] {
 }
 
 enum Commands {
-    static let all: [Command] = [fix, watch, record, serve, timing, devices, completion]
+    static let all: [Command] = [fix, watch, record, serve, timing, stats, devices, completion]
 
     static func named(_ name: String) -> Command? { all.first { $0.name == name } }
 
@@ -161,6 +161,30 @@ enum Commands {
             ExitStatus(1, meaning: "No epoch could be measured (no fix with a date, no pulse paired), or the source or the pulse device could not be read."),
             .usage,
         ]
+    )
+
+    static let stats = Command(
+        name: "stats",
+        summary: "A capture's accuracy in numbers: its fixes' scatter (CEP50, CEP95, 2DRMS), fix availability, update rate and sky.",
+        options: StatsCommand.sourceOptions + [
+            .value("--minutes", "N", "With a live source, collect for N minutes (default 10)."),
+            .flag("--json", "One JSON object per capture for scripts: fixes, mean_lat, mean_lon, sigma_north_m, sigma_east_m, sigma_up_m, cep50_m, cep95_m, drms2_m, ttff_s and the rest."),
+        ],
+        positionals: 10_000,
+        details: "Reads each capture to its end (or a live source for --minutes) and reports, as gpsprof's\n\"space\" view does, how the fixes of a receiver that did not move scatter about their mean:\nthe standard deviation north, east and up (metres, n - 1), CEP50 and CEP95 counted from\nthe fixes (the radius half and 95 % of them lie within), and from the deviations CEP\n(0.5887 (σN + σE), RCC 261-00 3.1.1), 2DRMS (2 √(σN² + σE²), RCC 261-00 3.1.4) and R95\n(1.2239 (σN + σE), a circular normal's 95 % radius). Also the epochs by fix mode, the\ntime from the first epoch to the first fix, the update interval and its jitter, HDOP,\nand the satellites used, seen and their SNR per constellation.",
+        run: { args, terminal in try StatsCommand(args: args, terminal: terminal).run() },
+        examples: [
+            Example("gpsfix stats table.nmea", "The scatter and health of a receiver left still on a table, as text."),
+            Example("gpsfix stats old-antenna.nmea new-antenna.nmea --json", "Two antennas compared: one JSON object per capture."),
+            Example("gpsfix stats --device /dev/ttyACM0 --minutes 30", "Half an hour of a live receiver's fixes, then the figures."),
+        ],
+        exits: [
+            ExitStatus(0, meaning: "The figures were printed."),
+            ExitStatus(1, meaning: "A capture or source could not be read, or one had no fix with a position."),
+            .usage,
+        ],
+        operands: .files,
+        usageForms: [UsageForm(operands: "CAPTURE...", leaving: Set(StatsCommand.liveOptions)), UsageForm()]
     )
 
     static let devices = Command(
