@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(name: "gpsd-fuzz", dependencies: ["GPSGpsd", "GPSLocation"], path: "Fuzz/gpsd-fuzz", swiftSettings: strict),
         // What several test targets share: deadline-bound waiting, temporary directories, a
         // stream collected whole.
-        .target(name: "GPSTestSupport", dependencies: ["NMEA", "GPSLocation"], path: "Tests/GPSTestSupport", swiftSettings: strict),
+        .target(name: "GPSTestSupport", dependencies: ["NMEA", "GPSLocation", "GPSSystem"], path: "Tests/GPSTestSupport", swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "GPSSystemTests", dependencies: ["GPSSystem", "GPSTestSupport"], swiftSettings: strict),
         .testTarget(name: "HostileInputTests", dependencies: ["EngineCheck", "NMEA", "GPSLocation", "GPSOutput"], swiftSettings: strict),

@@ -34,7 +34,7 @@ extension [OptionSpec] {
 }
 
 enum Commands {
-    static let all: [Command] = [fix, watch, record, serve, timing, stats, devices, completion]
+    static let all: [Command] = [fix, watch, record, serve, timing, stats, plot, devices, completion]
 
     static func named(_ name: String) -> Command? { all.first { $0.name == name } }
 
@@ -185,6 +185,28 @@ enum Commands {
         ],
         operands: .files,
         usageForms: [UsageForm(operands: "CAPTURE...", leaving: Set(StatsCommand.liveOptions)), UsageForm()]
+    )
+
+    static let plot = Command(
+        name: "plot",
+        summary: "Draw a capture's fixes as one SVG picture: their scatter with CEP circles, the sky by signal, and altitude, HDOP and satellites over time.",
+        options: [.value("-o", "FILE", "Write the picture to FILE.svg, or FILE.png (through rsvg-convert, Debian's librsvg2-bin).")]
+            + StatsCommand.sourceOptions + [.value("--minutes", "N", "With a live source, collect for N minutes (default 10).")],
+        positionals: 10_000,
+        details: "Draws, as gpsprof's views do without gnuplot: the fixes about their mean in metres east and\nnorth with the CEP50 (solid) and CEP95 (dashed) circles ('gpsfix stats' gives the figures);\nevery satellite heard, where it was in the sky, coloured by its SNR (filled when used);\nand altitude, HDOP, satellites used and, from a live source, the time offset over time.\nSeveral captures are drawn as one run (a recording kept in parts). The SVG is gpsfix's own:\nlabelled, with a title and description for screen readers, and colours readable with\ncolour blindness.",
+        run: { args, terminal in try PlotCommand(args: args, terminal: terminal).run() },
+        examples: [
+            Example("gpsfix plot table.nmea -o table.svg", "A still receiver's scatter, sky and time series, for a browser or a report."),
+            Example("gpsfix plot table.nmea -o table.png", "The same as a PNG, made by rsvg-convert."),
+            Example("gpsfix plot --device /dev/ttyACM0 --minutes 60 -o hour.svg", "An hour of a live receiver, then the picture."),
+        ],
+        exits: [
+            ExitStatus(0, meaning: "The picture was written."),
+            ExitStatus(1, meaning: "A capture or source could not be read, there was no fix to draw, or the file could not be written."),
+            .usage,
+        ],
+        operands: .files,
+        usageForms: [UsageForm(leading: ["-o"], operands: "CAPTURE...", leaving: Set(StatsCommand.liveOptions)), UsageForm(leading: ["-o"])]
     )
 
     static let devices = Command(

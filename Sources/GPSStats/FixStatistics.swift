@@ -32,6 +32,8 @@ public struct FixStatistics: Hashable, Sendable {
     public let skyViews: Int
     /// Each constellation that appeared in any sky view, in constellation order.
     public let constellations: [ConstellationFigures]
+    /// What a plot draws over time and over the sky (``FixSeries``), held to the same limit.
+    public let series: FixSeries
 
     /// Takes fixes and sky views in the order a source reported them. Every list it keeps is
     /// held to ``limit`` entries (by default a million: about 24 MB of positions, eleven days
@@ -55,6 +57,7 @@ public struct FixStatistics: Hashable, Sendable {
         private var hdops: [Double] = []
         private var skyViews = 0
         private var tallies: [Constellation: ConstellationFigures.Tally] = [:]
+        private var series = FixSeries()
 
         /// Nothing collected yet; `limit` bounds each list kept (at least 1).
         public init(limit: Int = defaultLimit) { self.limit = max(1, limit) }
@@ -75,6 +78,13 @@ public struct FixStatistics: Hashable, Sendable {
                     if step > 0 { intervals.append(Double(step) / 1000) }
                 }
                 lastTime = time
+            }
+            if series.epochs.count < limit, let time {
+                let start = firstTime ?? time
+                let offset = fix.arrival.flatMap { arrival in fix.timestamp?.millisecondsSinceEpoch.map { arrival - Double($0) / 1000 } }
+                series.epochs.append(.init(seconds: Double(Self.step(from: start, to: time)) / 1000, mode: fix.mode,
+                                           altitude: fix.hasFix ? fix.ellipsoidalAltitude ?? fix.altitude : nil,
+                                           hdop: fix.dop.horizontal, satellitesUsed: fix.satellitesUsed, timeOffset: offset))
             }
             guard fix.hasFix, let coordinate = fix.coordinate else { return }
             if !sawFix {
@@ -105,6 +115,10 @@ public struct FixStatistics: Hashable, Sendable {
                 if let snr = satellite.snr { entry.snrs.append(snr) }
                 seen[satellite.id.constellation] = entry
             }
+            for satellite in sky.satellites where series.sky.count < limit {
+                guard let elevation = satellite.elevation, let azimuth = satellite.azimuth, let snr = satellite.snr, snr > 0 else { continue }
+                series.sky.append(.init(constellation: satellite.id.constellation, elevation: elevation, azimuth: azimuth, snr: snr, used: satellite.used))
+            }
             for (constellation, entry) in seen {
                 tallies[constellation, default: .init()].add(seen: entry.seen, used: entry.used, snrs: entry.snrs)
             }
@@ -116,7 +130,8 @@ public struct FixStatistics: Hashable, Sendable {
                           scatter: origin.flatMap { PositionScatter(origin: $0, deltas: deltas, altitudes: altitudes) },
                           positionsLeftOut: leftOut, timeToFirstFix: timeToFirstFix,
                           interval: Distribution(intervals), hdop: Distribution(hdops), skyViews: skyViews,
-                          constellations: tallies.keys.sorted().map { tallies[$0]!.figures($0, skyViews: skyViews) })
+                          constellations: tallies.keys.sorted().map { tallies[$0]!.figures($0, skyViews: skyViews) },
+                          series: series)
         }
 
         /// Milliseconds from one time of day to the next, across midnight.

@@ -157,7 +157,7 @@ struct StatsCommandTests {
 
     @Test("Usage errors (64): captures and a source both, --replay, --minutes with captures or out of range", arguments: [
         (["stats", "a.nmea", "--device", "/dev/ttyACM0"], "stats reads captures or --device, not both"),
-        (["stats", "--replay", "a.nmea"], "stats reads a capture whole, named on its own: gpsfix stats a.nmea"),
+        (["stats", "--replay", "a.nmea"], "captures are read whole, named on their own: gpsfix stats a.nmea"),
         (["stats", "a.nmea", "--minutes", "5"], "--minutes bounds a live run"),
         (["stats", "--nmea-tcp", "127.0.0.1:9", "--minutes", "0"], "--minutes takes a number of minutes above 0"),
     ])

@@ -1,4 +1,5 @@
 public import Glibc
+import GPSSystem
 
 public struct SpawnError: Error, CustomStringConvertible {
     public let description: String
@@ -16,32 +17,16 @@ public func spawnQuietly(_ args: [String]) throws -> pid_t {
     }
 }
 
-/// Starts `args[0]` as a shell would: no blocked signals, default dispositions. `files` sets
-/// up its descriptors; `environment` nil passes on this process's. Returns its PID.
+/// Starts `args[0]` as a shell would (GPSSystem's `ChildProcess.spawn`): no blocked signals,
+/// default dispositions. `files` sets up its descriptors; `environment` nil passes on this
+/// process's. Returns its PID.
 public func spawn(_ args: [String], environment: [String]? = nil,
                   files: (inout posix_spawn_file_actions_t) -> Void) throws -> pid_t {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    files(&actions)
-    let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-    let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
-    defer { (argv + (envp ?? [])).forEach { free($0) } }
-    var child: pid_t = 0
-    let code = envp.map { posix_spawn(&child, args[0], &actions, &attributes, argv, $0) }
-        ?? posix_spawn(&child, args[0], &actions, &attributes, argv, environ)
-    guard code == 0 else { throw SpawnError(description: "posix_spawn \(args[0]): \(String(cString: strerror(code)))") }
-    return child
+    do {
+        return try ChildProcess.spawn(args, environment: environment, files: files)
+    } catch {
+        throw SpawnError(description: "posix_spawn \(args[0]): \(error)")
+    }
 }
 
 /// Sends `signal` to a child started by `spawn`, and reaps it: SIGKILL when it has not ended

@@ -6,10 +6,12 @@ import Synchronization
 
 /// `gpsfix stats`: the figures of captures (each on its own), or of a live source for
 /// `--minutes`. The counting is GPSStats' (`FixStatistics`); this runs the sources and
-/// prints the figures as text or JSON.
+/// prints the figures as text or JSON. `plot` reads its sources the same way.
 struct StatsCommand {
     let args: ParsedArguments
     let terminal: Terminal
+    /// The command read for, as its messages name it.
+    var command = "stats"
 
     static let defaultMinutes = 10.0
 
@@ -24,35 +26,52 @@ struct StatsCommand {
     /// The options a live run takes and a capture's does not.
     static var liveOptions: [String] { sourceOptions.filter { !$0.isHidden && $0.name != "--simulated" }.map(\.name) + ["--minutes"] }
 
+    /// A source to read: a capture to its end, or a live one for `seconds`.
+    private struct Reading {
+        let manager: any LocationManagerInterface
+        let name: String
+        let seconds: Double?
+    }
+
     func run() throws -> Int32 {
-        let captures = args.positionals
-        if let replay = args["--replay"] {
-            throw UsageError(message: "stats reads a capture whole, named on its own: gpsfix stats \(replay.isEmpty ? "FILE" : replay)")
-        }
-        let named = SourceOptions.kinds.filter { args[$0.name] != nil }
-        if !captures.isEmpty && !named.isEmpty {
-            throw UsageError(message: "stats reads captures or \(named.map { $0.name }.joined(separator: ", ")), not both: name one")
-        }
-        if !captures.isEmpty && args["--minutes"] != nil {
-            throw UsageError(message: "--minutes bounds a live run; a capture is read to its end")
-        }
         let json = args.has("--json")
-        var reports: [StatsReport] = []
-        if captures.isEmpty {
-            let minutes = try minutesOption()
-            let manager = try SourceOptions.manager(args, defaultSpeed: .factor(1))
-            let source = manager.sourceDescription
-            terminal.note("gpsfix: stats of \(source) for \(TimingCommand.duration(minutes * 60)); Ctrl-C to stop sooner")
-            reports.append(try collect(manager, name: source, seconds: minutes * 60))
-        } else {
-            for path in captures {
-                reports.append(try collect(ReplayManager(path: path, speed: .maximum), name: path, seconds: nil))
-            }
+        let reports = try readings().map { reading in
+            StatsReport(source: reading.name, statistics: try collect(reading, into: Collection()))
         }
         for (index, report) in reports.enumerated() {
             terminal.print(json ? report.json : (index > 0 ? "\n" : "") + report.text + "\n")
         }
         return reports.contains { $0.statistics.fixes == 0 } ? 1 : 0
+    }
+
+    /// Every source named, read into one collection (`plot`'s): the figures, and the names read.
+    func collectAll() throws -> (FixStatistics, [String]) {
+        let collection = Collection()
+        var statistics = collection.statistics
+        let readings = try readings()
+        for reading in readings { statistics = try collect(reading, into: collection) }
+        return (statistics, readings.map(\.name))
+    }
+
+    /// The positional captures, or the live source the options name; the usage judged.
+    private func readings() throws -> [Reading] {
+        let captures = args.positionals
+        if let replay = args["--replay"] {
+            throw UsageError(message: "captures are read whole, named on their own: gpsfix \(command) \(replay.isEmpty ? "FILE" : replay)")
+        }
+        let named = SourceOptions.kinds.filter { args[$0.name] != nil }
+        if !captures.isEmpty && !named.isEmpty {
+            throw UsageError(message: "\(command) reads captures or \(named.map { $0.name }.joined(separator: ", ")), not both: name one")
+        }
+        if !captures.isEmpty && args["--minutes"] != nil {
+            throw UsageError(message: "--minutes bounds a live run; a capture is read to its end")
+        }
+        guard captures.isEmpty else {
+            return captures.map { Reading(manager: ReplayManager(path: $0, speed: .maximum), name: $0, seconds: nil) }
+        }
+        let minutes = try minutesOption()
+        let manager = try SourceOptions.manager(args, defaultSpeed: .factor(1))
+        return [Reading(manager: manager, name: manager.sourceDescription, seconds: minutes * 60)]
     }
 
     /// `--minutes`, judged: more than none, at most a week.
@@ -64,20 +83,29 @@ struct StatsCommand {
         return m
     }
 
-    /// Every fix and sky view of one source until it ends, `seconds` pass, or Ctrl-C.
-    private func collect(_ manager: any LocationManagerInterface, name: String, seconds: Double?) throws -> StatsReport {
-        let collector = Mutex(FixStatistics.Collector())
-        let run = SourceRun(LocationService(manager: manager))
+    /// Every fix and sky view of one source until it ends, its time is up, or Ctrl-C; the
+    /// collection's figures then.
+    private func collect(_ reading: Reading, into collection: Collection) throws -> FixStatistics {
+        let run = SourceRun(LocationService(manager: reading.manager))
         run.armInterrupts()
-        if let seconds { DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { run.stop() } }
+        if let seconds = reading.seconds {
+            terminal.note("gpsfix: \(command) of \(reading.name) for \(TimingCommand.duration(seconds)); Ctrl-C to stop sooner")
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { run.stop() }
+        }
         let (end, signal) = run.run { event in
             switch event {
-            case .fix(let fix): collector.withLock { $0.add(fix) }
-            case .sky(let sky): collector.withLock { $0.add(sky) }
+            case .fix(let fix): collection.state.withLock { $0.add(fix) }
+            case .sky(let sky): collection.state.withLock { $0.add(sky) }
             default: break
             }
         }
         if case .error(let error)? = end, signal == nil { throw error }
-        return StatsReport(source: name, statistics: collector.withLock { $0.statistics })
+        return collection.statistics
+    }
+
+    /// A collector the source's thread adds to and this one reads.
+    private final class Collection: Sendable {
+        let state = Mutex(FixStatistics.Collector())
+        var statistics: FixStatistics { state.withLock { $0.statistics } }
     }
 }

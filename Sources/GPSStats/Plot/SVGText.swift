@@ -1,0 +1,49 @@
+/// Numbers and text as an SVG file writes them: fixed decimals without Foundation, and
+/// text escaped so that a capture's name can never open a tag.
+enum SVGText {
+    /// `value` to `decimals` places (0…6); a value that is not finite or past 10¹⁵ is held there.
+    static func fixed(_ value: Double, _ decimals: Int = 1) -> String {
+        let places = max(0, min(6, decimals))
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let limited = value.isFinite ? max(-1e15, min(1e15, value)) : 0
+        let scaled = Int64((abs(limited) * scale).rounded())
+        let sign = limited < 0 && scaled != 0 ? "-" : ""
+        guard places > 0 else { return sign + String(scaled) }
+        let whole = scaled / Int64(scale), fraction = scaled % Int64(scale)
+        var digits = String(fraction)
+        while digits.count < places { digits = "0" + digits }
+        return sign + String(whole) + "." + digits
+    }
+
+    /// A figure for a label: three significant decimals below 10, fewer above.
+    static func label(_ value: Double) -> String {
+        let magnitude = abs(value)
+        return fixed(value, magnitude < 10 ? 3 : magnitude < 1000 ? 1 : 0)
+    }
+
+    /// `&`, `<`, `>`, `"` and `'` as entities; control characters (which XML 1.0 forbids) as `?`.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0xFFFE...0xFFFF).contains(scalar.value): out += "?"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// At most `limit` of `items`, evenly spaced, the first always among them: a plot of a
+    /// day of fixes stays a file a browser opens.
+    static func thinned<T>(_ items: [T], to limit: Int) -> [T] {
+        guard items.count > limit, limit > 0 else { return items }
+        let step = (items.count + limit - 1) / limit
+        return stride(from: 0, to: items.count, by: step).map { items[$0] }
+    }
+}
