@@ -37,7 +37,7 @@ struct StatsCommandTests {
         with open(path, 'w') as out:
             out.write('# gpsfix test: a Gaussian scatter\\n')
             for i, (lat, lon, alt) in enumerate(zip(lats, lons, alts)):
-                t = '%02d%02d%02d.00' % (10 + i // 3600, i // 60 % 60, i % 60)
+                t = '%02d%02d%02d.00' % ((10 + i // 3600) % 24, i // 60 % 60, i % 60)
                 la = '%02d%09.6f' % (int(lat), (lat - int(lat)) * 60)
                 lo = '%03d%09.6f' % (int(lon), (lon - int(lon)) * 60)
                 out.write(line('GPGGA,%s,%s,N,%s,E,1,09,0.9,%.2f,M,0.0,M,,' % (t, la, lo, alt)))
@@ -164,6 +164,20 @@ struct StatsCommandTests {
     func usage(_ arguments: [String], _ message: String) async throws {
         let result = try #require(await runGPSFix(arguments))
         #expect(result.status == 64 && result.stderr.contains(message), "\(result)")
+    }
+
+    @Test("Ctrl-C ends a live run sooner, with the figures of what came", .enabled(if: ServeTools.has(ServeTools.python)))
+    func interrupted() async throws {
+        let receiver = try await TimedNMEAServer(late: 0.1)
+        defer { receiver.stop() }
+        let result = try #require(await runGPSFix(["stats", "--nmea-tcp", "127.0.0.1:\(receiver.port)", "--minutes", "30", "--json"],
+                                                  whileRunning: { pid in
+                                                      try? await Task.sleep(for: .seconds(3.5))
+                                                      kill(pid, SIGINT)
+                                                  }))
+        #expect(result.status == 0 && !result.timedOut, "\(result)")
+        let figures = try #require(jsonObject(result.stdout), "\(result)")
+        #expect((figures["fixes"] as? Int ?? 0) >= 2, "\(result.stdout)")
     }
 
     @Test("A live stream for --minutes: its fixes counted, then the figures", .enabled(if: ServeTools.has(ServeTools.python)))

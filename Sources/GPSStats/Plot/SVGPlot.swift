@@ -169,8 +169,10 @@ public struct SVGPlot: Sendable {
         out += "<text x=\"\(SVGText.fixed(x))\" y=\"\(SVGText.fixed(y - 8))\" font-size=\"15\" fill=\"\(Self.ink)\">\(SVGText.escaped(label))</text>\n"
         out += "<rect x=\"\(SVGText.fixed(x))\" y=\"\(SVGText.fixed(y))\" width=\"\(SVGText.fixed(width))\" height=\"\(SVGText.fixed(height))\" fill=\"none\" stroke=\"\(Self.grid)\"/>\n"
         guard let first = known.first else { return out + "</g>\n" }
-        let low = known.map(\.1).min() ?? first.1, high = known.map(\.1).max() ?? first.1
-        let span = max(high - low, abs(high) * 1e-6, 1e-9)
+        var low = known.map(\.1).min() ?? first.1, high = known.map(\.1).max() ?? first.1
+        // A value that never changed is drawn across the middle, between its value ± 1.
+        if high - low < 1e-9 { low -= 1; high += 1 }
+        let span = high - low
         let end = max(values.last?.0 ?? 1, 1e-9)
         func px(_ t: Double) -> Double { x + t / end * width }
         func py(_ v: Double) -> Double { y + height - 8 - (v - low) / span * (height - 16) }
