@@ -78,12 +78,6 @@ struct OutputRegistryTests {
     }
 }
 
-/// gpsd's regression captures, read in place (never copied): ../shared/captures/gpsd/.
-private let gpsdCaptures = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/captures/gpsd")
-
-private var haveGpsdCaptures: Bool { FileManager.default.fileExists(atPath: gpsdCaptures.path) }
 
 @Suite("gpsfix outputs: GST and fix's formats", .enabled(if: GPSFixBinary.isAvailable), .timeLimit(.minutes(1)))
 struct OutputCommandTests {

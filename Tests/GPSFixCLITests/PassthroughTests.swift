@@ -2,9 +2,6 @@ import Foundation
 import GPSTestSupport
 import Testing
 
-private let gpsdCaptures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures/gpsd")
-private var haveGpsdCaptures: Bool { FileManager.default.fileExists(atPath: gpsdCaptures.path) }
 
 /// Every sentence the engine does not decode still reaches the NMEA outputs unchanged: AIS
 /// (`!AIVDM`, `!AIVDO`), proprietary sentences, SiRF's `$PSRFTXT…` whose address runs into its

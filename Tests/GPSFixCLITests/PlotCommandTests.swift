@@ -2,10 +2,6 @@ import Foundation
 import GPSTestSupport
 import Testing
 
-/// gpsd's regression captures, read in place (never copied): ../shared/captures/gpsd/.
-private let gpsdCaptures = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/captures/gpsd")
 
 /// `gpsfix plot`: the SVG is read back by a real XML parser (python's ElementTree) and drawn
 /// by a real renderer (rsvg-convert), not searched for strings alone.
@@ -30,7 +26,7 @@ struct PlotCommandTests {
     }
 
     @Test("A gpsd capture's plot: well-formed SVG, a mark per fix, the CEP circles labelled with stats' figures, the sky and the series",
-          .enabled(if: FileManager.default.fileExists(atPath: gpsdCaptures.path), "needs gpsd's captures at ../shared/captures/gpsd"))
+          .enabled(if: haveGpsdCaptures, "needs gpsd's captures at ../shared/captures/gpsd"))
     func capture() async throws {
         let directory = try TemporaryDirectory()
         let capture = gpsdCaptures.appendingPathComponent("mt3339.log").path
@@ -57,7 +53,7 @@ struct PlotCommandTests {
     func png() async throws {
         let directory = try TemporaryDirectory()
         let png = directory.path + "/drive.png"
-        let result = try #require(await runGPSFix(["plot", "Captures/drive-1hz.nmea", "-o", png]))
+        let result = try #require(await runGPSFix(["plot", projectCapture("drive-1hz.nmea"), "-o", png]))
         #expect(result.status == 0, "\(result)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: png)))
         #expect(bytes.count > 24 && Array(bytes[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "not a PNG")
@@ -71,7 +67,7 @@ struct PlotCommandTests {
     func hostileName() async throws {
         let directory = try TemporaryDirectory()
         let capture = directory.path + "/a<b>&\"c'.nmea"
-        try FileManager.default.copyItem(atPath: "Captures/drive-1hz.nmea", toPath: capture)
+        try FileManager.default.copyItem(atPath: projectCapture("drive-1hz.nmea"), toPath: capture)
         let svg = directory.path + "/x.svg"
         let result = try #require(await runGPSFix(["plot", capture, "-o", svg]))
         #expect(result.status == 0, "\(result)")
@@ -103,7 +99,7 @@ struct PlotCommandTests {
 
     @Test("A file that cannot be written: exit 1, naming it")
     func unwritable() async throws {
-        let result = try #require(await runGPSFix(["plot", "Captures/drive-1hz.nmea", "-o", "/nonexistent-dir/x.svg"]))
+        let result = try #require(await runGPSFix(["plot", projectCapture("drive-1hz.nmea"), "-o", "/nonexistent-dir/x.svg"]))
         #expect(result.status == 1 && result.stderr.contains("plot: cannot write /nonexistent-dir/x.svg"), "\(result)")
     }
 }

@@ -100,8 +100,6 @@ private final class NamedManager: LocationManagerInterface, @unchecked Sendable 
     func stopUpdatingLocation() {}
 }
 
-private let gpsdCaptures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures/gpsd")
 
 @Suite("gpsfix watch: a receiver's notes", .enabled(if: GPSFixBinary.isAvailable), .timeLimit(.minutes(1)))
 struct WatchNotesTests {
@@ -133,7 +131,7 @@ struct WatchNotesTests {
     }
 
     @Test("gpsd's sl869 capture: the Telit's version, which gpsd drops, is said",
-          .enabled(if: FileManager.default.fileExists(atPath: gpsdCaptures.path), "../shared/captures/gpsd is not beside the project"))
+          .enabled(if: haveGpsdCaptures, "../shared/captures/gpsd is not beside the project"))
     func telit() async throws {
         let path = gpsdCaptures.appendingPathComponent("sl869.log").path
         let result = try #require(await gpsfix("watch", "--replay", path, "--speed", "max"))

@@ -2,10 +2,6 @@ import Foundation
 import GPSTestSupport
 import Testing
 
-/// gpsd's regression captures, read in place (never copied): ../shared/captures/gpsd/.
-private let gpsdCaptures = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/captures/gpsd")
 
 /// `gpsfix stats`'s figures against the tools people check them with: numpy on the same
 /// positions, and gpsprof's "space" view (gpsd-clients) on the same fixes.
@@ -104,7 +100,7 @@ struct StatsCommandTests {
     }
 
     @Test("gpsd's captures: the figures gpsprof -f space shows for the same fixes (mean, σ, CEP counted and from σ, 2DRMS, farthest)",
-          .enabled(if: ServeTools.has("/usr/bin/gpsprof") && FileManager.default.fileExists(atPath: gpsdCaptures.path),
+          .enabled(if: ServeTools.has("/usr/bin/gpsprof") && haveGpsdCaptures,
                    "needs gpsprof (gpsd-clients) and gpsd's captures at ../shared/captures/gpsd"),
           arguments: ["gpslim236", "mt3339", "bu353s4"])
     func gpsprof(_ name: String) async throws {
@@ -132,11 +128,12 @@ struct StatsCommandTests {
 
     @Test("Text for a person: the scatter, the formulas named, the sky per constellation; several captures each their own")
     func text() async throws {
-        let result = try #require(await runGPSFix(["stats", "Captures/drive-1hz.nmea", "Captures/multignss-10hz.nmea"]))
+        let drive = projectCapture("drive-1hz.nmea"), multi = projectCapture("multignss-10hz.nmea")
+        let result = try #require(await runGPSFix(["stats", drive, multi]))
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("Captures/drive-1hz.nmea: 180 epochs, 180 with a position (3D 100.0 %"), "\(result.stdout)")
+        #expect(result.stdout.contains("\(drive): 180 epochs, 180 with a position (3D 100.0 %"), "\(result.stdout)")
         #expect(result.stdout.contains("From the deviations: CEP ") && result.stdout.contains("RCC 261-00") && result.stdout.contains("2DRMS"))
-        #expect(result.stdout.contains("Captures/multignss-10hz.nmea: ") && result.stdout.contains("Update interval: 0.100 s"), "\(result.stdout)")
+        #expect(result.stdout.contains("\(multi): ") && result.stdout.contains("Update interval: 0.100 s"), "\(result.stdout)")
         #expect(result.stdout.contains("GLONASS: ") && result.stdout.contains("dB-Hz"), "\(result.stdout)")
     }
 

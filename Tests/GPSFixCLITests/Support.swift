@@ -139,6 +139,12 @@ func catches(_ pid: pid_t, _ signal: Int32) -> Bool {
 let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
+/// gpsd's regression captures, read in place beside the project (never copied): ../shared/captures/gpsd/.
+let gpsdCaptures = projectRoot.deletingLastPathComponent().appendingPathComponent("shared/captures/gpsd")
+
+/// Whether they are there: tests that read them are skipped, saying so, where they are not.
+var haveGpsdCaptures: Bool { FileManager.default.fileExists(atPath: gpsdCaptures.path) }
+
 /// One of the project's own captures in Captures/, by name.
 func projectCapture(_ name: String) -> String {
     projectRoot.appendingPathComponent("Captures/" + name).path
