@@ -195,9 +195,9 @@ struct SourceOptionsTests {
 
 @Suite("Commands")
 struct CommandsTests {
-    @Test("The table names fix, watch, record, serve, timing, devices and completion")
+    @Test("The table names fix, watch, record, serve, timing, stats, plot, devices and completion")
     func table() {
-        #expect(Commands.all.map(\.name) == ["fix", "watch", "record", "serve", "timing", "devices", "completion"])
+        #expect(Commands.all.map(\.name) == ["fix", "watch", "record", "serve", "timing", "stats", "plot", "devices", "completion"])
         #expect(Commands.named("watch")?.name == "watch")
         #expect(Commands.named("nonsense") == nil)
     }

@@ -313,7 +313,7 @@ struct GPSFixBinaryTests {
         let result = try #require(await gpsfix("nonsense"))
         #expect(result.status == 64, "\(result)")
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "gpsfix: unknown command 'nonsense'. Commands: fix, watch, record, serve, timing, devices, completion; see 'gpsfix --help'.\n")
+        #expect(result.stderr == "gpsfix: unknown command 'nonsense'. Commands: fix, watch, record, serve, timing, stats, plot, devices, completion; see 'gpsfix --help'.\n")
     }
 
     @Test("A stray argument: exit 64", .timeLimit(.minutes(1)))
