@@ -43,6 +43,8 @@ struct PlotCommandTests {
         #expect(texts.contains(cep50) && texts.contains(cep95), "\(cep50), \(cep95) in \(texts)")
         #expect(["Altitude (m)", "HDOP", "Satellites used", "N", "E", "S", "W", "40 and above"].allSatisfy(texts.contains), "\(texts)")
         #expect(!texts.contains("Time offset (ms)"), "a replay has no time of arrival: \(texts)")
+        // Each series' ends, told apart: altitude to the centimetre, satellites as counts.
+        #expect(texts.contains("1108.10") && texts.contains("1107.80") && texts.contains("11") && texts.contains("10"), "\(texts)")
         #expect((plot["desc"] as? String ?? "").hasPrefix("Scatter of 30 fixes about their mean: CEP50 "), "\(plot)")
         #expect(plot["groups"] as? [String] == ["Altitude (m) over time", "HDOP over time", "Satellites heard over the sky, coloured by signal strength",
                                                   "Satellites used over time", "Scatter of the fixes about their mean"], "\(plot)")

@@ -184,8 +184,10 @@ public struct SVGPlot: Sendable {
             drawing = true
         }
         out += "<path d=\"\(path)\" fill=\"none\" stroke=\"\(Self.point)\" stroke-width=\"1.5\"/>\n"
-        // Enough decimals that the two ends differ: 1107.8 and 1108.0 are not both "1108".
-        let decimals = span < 0.1 ? 3 : span < 10 ? 2 : span < 1000 ? 1 : 0
+        // Enough decimals that the two ends differ: 1107.80 and 1108.10 are not both "1108".
+        // Counts (satellites) stay whole numbers.
+        let whole = known.allSatisfy { $0.1 == $0.1.rounded() }
+        let decimals = whole ? 0 : span < 0.1 ? 3 : span < 10 ? 2 : span < 1000 ? 1 : 0
         out += "<text x=\"\(SVGText.fixed(x - 6))\" y=\"\(SVGText.fixed(py(high) + 4))\" text-anchor=\"end\" font-size=\"11\" fill=\"\(Self.ink)\">\(SVGText.fixed(high, decimals))</text>\n"
         out += "<text x=\"\(SVGText.fixed(x - 6))\" y=\"\(SVGText.fixed(py(low) + 4))\" text-anchor=\"end\" font-size=\"11\" fill=\"\(Self.ink)\">\(SVGText.fixed(low, decimals))</text>\n"
         out += "<text x=\"\(SVGText.fixed(x))\" y=\"\(SVGText.fixed(y + height + 16))\" font-size=\"11\" fill=\"\(Self.ink)\">0 s</text>\n"
