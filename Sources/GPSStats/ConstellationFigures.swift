@@ -26,16 +26,20 @@ public struct ConstellationFigures: Hashable, Sendable {
         var seen = 0, used = 0, maximumSeen = 0, maximumUsed = 0
         var snrCount = 0, snrSum = 0.0, maximumSNR = -Double.infinity
 
-        mutating func add(seen: Int, used: Int, snrs: [Double]) {
+        /// One sky view's count of its satellites listed and used.
+        mutating func add(seen: Int, used: Int) {
             self.seen += seen
             self.used += used
             maximumSeen = max(maximumSeen, seen)
             maximumUsed = max(maximumUsed, used)
-            for snr in snrs where snr.isFinite && snr > 0 {
-                snrCount += 1
-                snrSum += snr
-                maximumSNR = max(maximumSNR, snr)
-            }
+        }
+
+        /// One satellite's signal; 0 (not tracked) and what is not a number are not signals.
+        mutating func add(snr: Double) {
+            guard snr.isFinite && snr > 0 else { return }
+            snrCount += 1
+            snrSum += snr
+            maximumSNR = max(maximumSNR, snr)
         }
 
         func figures(_ constellation: Constellation, skyViews: Int) -> ConstellationFigures {

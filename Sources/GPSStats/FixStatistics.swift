@@ -107,20 +107,20 @@ public struct FixStatistics: Hashable, Sendable {
         public mutating func add(_ sky: SkyView) {
             guard !sky.satellites.isEmpty else { return }
             skyViews += 1
-            var seen: [Constellation: (seen: Int, used: Int, snrs: [Double])] = [:]
+            // This view's counts per constellation; signals go straight to the running tallies.
+            var counts: [Constellation: (seen: Int, used: Int)] = [:]
             for satellite in sky.satellites {
-                var entry = seen[satellite.id.constellation] ?? (0, 0, [])
-                entry.seen += 1
-                if satellite.used { entry.used += 1 }
-                if let snr = satellite.snr { entry.snrs.append(snr) }
-                seen[satellite.id.constellation] = entry
+                let constellation = satellite.id.constellation
+                counts[constellation, default: (0, 0)].seen += 1
+                if satellite.used { counts[constellation, default: (0, 0)].used += 1 }
+                guard let snr = satellite.snr else { continue }
+                tallies[constellation, default: .init()].add(snr: snr)
+                if series.sky.count < limit, snr > 0, let elevation = satellite.elevation, let azimuth = satellite.azimuth {
+                    series.sky.append(.init(constellation: constellation, elevation: elevation, azimuth: azimuth, snr: snr, used: satellite.used))
+                }
             }
-            for satellite in sky.satellites where series.sky.count < limit {
-                guard let elevation = satellite.elevation, let azimuth = satellite.azimuth, let snr = satellite.snr, snr > 0 else { continue }
-                series.sky.append(.init(constellation: satellite.id.constellation, elevation: elevation, azimuth: azimuth, snr: snr, used: satellite.used))
-            }
-            for (constellation, entry) in seen {
-                tallies[constellation, default: .init()].add(seen: entry.seen, used: entry.used, snrs: entry.snrs)
+            for (constellation, count) in counts {
+                tallies[constellation, default: .init()].add(seen: count.seen, used: count.used)
             }
         }
 

@@ -36,7 +36,9 @@ struct StatsCommand {
     func run() throws -> Int32 {
         let json = args.has("--json")
         let reports = try readings().map { reading in
-            StatsReport(source: reading.name, statistics: try collect(reading, into: Collection()))
+            let collection = Collection()
+            try collect(reading, into: collection)
+            return StatsReport(source: reading.name, statistics: collection.statistics)
         }
         for (index, report) in reports.enumerated() {
             terminal.print(json ? report.json : (index > 0 ? "\n" : "") + report.text + "\n")
@@ -47,10 +49,10 @@ struct StatsCommand {
     /// Every source named, read into one collection (`plot`'s): the figures, and the names read.
     func collectAll() throws -> (FixStatistics, [String]) {
         let collection = Collection()
-        var statistics = collection.statistics
         let readings = try readings()
-        for reading in readings { statistics = try collect(reading, into: collection) }
-        return (statistics, readings.map(\.name))
+        for reading in readings { try collect(reading, into: collection) }
+        // The figures once, at the end: each sorts every distance.
+        return (collection.statistics, readings.map(\.name))
     }
 
     /// The positional captures, or the live source the options name; the usage judged.
@@ -83,9 +85,8 @@ struct StatsCommand {
         return m
     }
 
-    /// Every fix and sky view of one source until it ends, its time is up, or Ctrl-C; the
-    /// collection's figures then.
-    private func collect(_ reading: Reading, into collection: Collection) throws -> FixStatistics {
+    /// Every fix and sky view of one source until it ends, its time is up, or Ctrl-C.
+    private func collect(_ reading: Reading, into collection: Collection) throws {
         let run = SourceRun(LocationService(manager: reading.manager))
         run.armInterrupts()
         if let seconds = reading.seconds {
@@ -100,7 +101,6 @@ struct StatsCommand {
             }
         }
         if case .error(let error)? = end, signal == nil { throw error }
-        return collection.statistics
     }
 
     /// A collector the source's thread adds to and this one reads.

@@ -1,19 +1,13 @@
+import NMEA
+
 /// Numbers and text as an SVG file writes them: fixed decimals without Foundation, and
 /// text escaped so that a capture's name can never open a tag.
 enum SVGText {
-    /// `value` to `decimals` places (0…6); a value that is not finite or past 10¹⁵ is held there.
+    /// `value` to `decimals` places (0…6), as the engine writes numbers; a value that is not
+    /// finite is 0 and one past 10¹⁵ is held there, since an attribute takes no "nan" or "1e+300".
     static func fixed(_ value: Double, _ decimals: Int = 1) -> String {
-        let places = max(0, min(6, decimals))
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
         let limited = value.isFinite ? max(-1e15, min(1e15, value)) : 0
-        let scaled = Int64((abs(limited) * scale).rounded())
-        let sign = limited < 0 && scaled != 0 ? "-" : ""
-        guard places > 0 else { return sign + String(scaled) }
-        let whole = scaled / Int64(scale), fraction = scaled % Int64(scale)
-        var digits = String(fraction)
-        while digits.count < places { digits = "0" + digits }
-        return sign + String(whole) + "." + digits
+        return NMEA.fixed(limited, max(0, min(6, decimals)))
     }
 
     /// A figure for a label: three significant decimals below 10, fewer above.

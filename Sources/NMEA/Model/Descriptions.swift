@@ -185,8 +185,9 @@ extension MarineData: CustomStringConvertible {
     }
 }
 
-/// `value` with `decimals` digits after the point, rounded half away from zero.
-func fixed(_ value: Double, _ decimals: Int) -> String {
+/// `value` with `decimals` digits after the point, rounded half away from zero. Of `package`
+/// access: GPSStats' pictures write their numbers with it too.
+package func fixed(_ value: Double, _ decimals: Int) -> String {
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
     let scaled = (value * scale).rounded()
