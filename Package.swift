@@ -48,7 +48,8 @@ let package = Package(
         .target(name: "GPSGpsd", dependencies: ["NMEA", "GPSLocation", "GPSSources", "GPSSystem", "CGPS"], swiftSettings: strict),
         .target(name: "GPSOutput", dependencies: ["NMEA", "GPSLocation", "GPSSystem"], swiftSettings: strict),
         // gpsd's JSON protocol, served to gpsd's clients from any source.
-        .target(name: "GPSServer", dependencies: ["GPSLocation", "GPSOutput", "GPSSystem"], swiftSettings: strict),
+        // Its web page's files are built in as Swift text (Tools/web/embed.py), not as resources.
+        .target(name: "GPSServer", dependencies: ["NMEA", "GPSLocation", "GPSOutput", "GPSSystem"], exclude: ["HTTP/Page"], swiftSettings: strict),
         // libmosquitto, for MQTT publishing and the MQTT source (Debian libmosquitto-dev).
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // MQTT both ways: gpsd JSON published to a broker, and a source read back from one. A

@@ -11,6 +11,13 @@ final class Client {
         /// Bare NMEA (port 10110 by convention): every sentence as received, nothing else;
         /// what it sends is ignored.
         case nmea
+        /// The web page's server: one request, answered and closed, or the event stream
+        /// (`/events`), which then gets the reports framed as Server-Sent Events.
+        case http
+
+        /// Which pool of slots it takes: the page's clients have their own, so a browser's
+        /// tabs never take a slot a gpsd client wants, nor the other way round.
+        var isWeb: Bool { self == .http }
     }
 
     /// Owned: closed by `close()`.
@@ -34,6 +41,10 @@ final class Client {
     var listings: RequestRate
     /// Set when the client must go once what is queued has been written (or at once).
     var closing = false
+    /// A web client's request head as it arrives; nil for other kinds.
+    var httpRequest: HTTPRequestReader?
+    /// Whether a web client's request has been answered (or its event stream begun).
+    var httpAnswered = false
 
     init(descriptor: FileDescriptor, kind: Kind, peer: String, host: String, now: Double, configuration c: ServerConfiguration) {
         self.descriptor = descriptor
@@ -43,6 +54,7 @@ final class Client {
         outbox = Outbox(descriptor: descriptor, kind: kind, peer: peer,
                         queue: OutputQueue(limit: c.queueLimit, replyLimit: c.replyLimit), now: now)
         scanner = RequestScanner(limit: c.requestLimit)
+        if kind == .http { httpRequest = HTTPRequestReader(limit: c.httpHeadLimit) }
         listings = RequestRate(rate: c.requestRate, burst: c.requestBurst, now: now)
         lastRequest = now
     }

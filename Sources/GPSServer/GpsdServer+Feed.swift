@@ -36,6 +36,13 @@ public final class GpsdFeed: LocationFeed {
             return !s.started
         }
         precondition(first, "a server's loop runs once")
+        // The page and the metrics read each source's counts when asked.
+        if server.httpListener != nil {
+            for source in sources {
+                let manager = source.manager
+                server.setStatistics(device: source.index) { manager.statistics }
+            }
+        }
         let heartbeat = heartbeat
         spawnThread(name: "gpsfix-server") { [self] in
             server.run(heartbeat: heartbeat)

@@ -37,6 +37,12 @@ public final class GpsdServer: Sendable {
     let throttle: LogThrottle
     let listeners: [TCPListener]
     let nmeaListener: TCPListener?
+    /// Where the web page is served, when it is.
+    let httpListener: TCPListener?
+    /// Where the web page is served (the real port when 0 was asked for), and whether only
+    /// this machine can reach it; nil when not asked for.
+    public var httpAddress: ListenAddress? { httpListener?.address }
+    public var httpIsLoopback: Bool { httpListener?.isLoopback ?? true }
     let datagrams: DatagramSender?
     /// Wakes the loop from `poll` when the source has news or `stop` is called.
     let wake: Wakeup
@@ -65,6 +71,8 @@ public final class GpsdServer: Sendable {
         /// What ?POLL answers with: its last TPV and SKY, each alone (no line end).
         var lastTPV: [UInt8]?
         var lastSKY: [UInt8]?
+        /// What the web page and the metrics show of it; kept only when there is a page.
+        var health = DeviceHealth()
 
         init(_ description: DeviceDescription) {
             self.description = description
@@ -102,6 +110,10 @@ public final class GpsdServer: Sendable {
         var listGeneration = 0
         var pathGeneration = 0
         var pollGeneration = 0
+        /// Clients of each kind, as of the loop's last turn (the page and metrics say them).
+        var clientCounts = ClientCounts()
+        /// Metrics of feeds beside the server, read at each scrape.
+        var metricProviders: [@Sendable () -> [MetricFamily]] = []
 
         /// Whether the caller must wake the loop (none is on its way yet).
         mutating func takeWake() -> Bool {
@@ -142,7 +154,8 @@ public final class GpsdServer: Sendable {
     /// for gpsd's clients at all (`serve --no-listen --nmea-listen …`).
     public convenience init(nmeaOnly configuration: ServerConfiguration, devices: [DeviceDescription],
                             log: @escaping @Sendable (String) -> Void) throws(ServerError) {
-        precondition(configuration.nmeaAddress != nil || configuration.nmeaDatagramAddress != nil, "a server needs something to serve")
+        precondition(configuration.nmeaAddress != nil || configuration.nmeaDatagramAddress != nil || configuration.httpAddress != nil,
+                     "a server needs something to serve")
         try self.init(listeners: [], configuration: configuration, devices: devices, log: log)
     }
 
@@ -162,6 +175,9 @@ public final class GpsdServer: Sendable {
         nmeaAddress = nmeaListener?.address
         nmeaIsLoopback = nmeaListener?.isLoopback ?? true
         self.nmeaListener = nmeaListener
+        var httpListener: TCPListener?
+        if let requested = configuration.httpAddress { httpListener = try TCPListener.listening(on: requested) }
+        self.httpListener = httpListener
         var datagrams: DatagramSender?
         if let target = configuration.nmeaDatagramAddress { datagrams = try DatagramSender.sending(to: target) }
         self.datagrams = datagrams
@@ -181,6 +197,13 @@ public final class GpsdServer: Sendable {
     /// called on the source's thread.
     public func publish(_ event: LocationEvent, device: Int = 0) {
         if case .sentence = event, !takesSentences { return }
+        if httpListener != nil {
+            // Sentences are counted by the source; the rest is what the page shows.
+            if case .sentence = event {} else {
+                let now = Clocks.monotonicSeconds
+                shared.withLock { $0.devices[device].health.take(event, now: now) }
+            }
+        }
         let tag = shared.withLock { s -> GPSDJSON.Device in
             precondition(s.devices.indices.contains(device), "no device \(device)")
             return s.devices[device].tag
@@ -261,14 +284,25 @@ public final class GpsdServer: Sendable {
     func deliver(_ lines: [Outgoing], device: Int) {
         guard !lines.isEmpty else { return }
         let now = Clocks.monotonicSeconds
+        // gpsfix's STATUS is not the devices reporting: a gpsd watch of a quiet device is not idle by it.
+        let reports = lines.contains { $0.kind != .status }
         let (outboxes, path) = shared.withLock { s in
-            s.lastPublished = now
+            if reports { s.lastPublished = now }
             return (s.outboxes, s.devices[device].description.path)
         }
         var queued = false
+        // The page's event streams take the same reports framed as events, framed once.
+        var framed: [[UInt8]]?
         for outbox in outboxes {
-            for (line, kind) in lines {
-                let offered = outbox.offer(line, kind, path: path, now: now)
+            for (index, (line, kind)) in lines.enumerated() {
+                let bytes: [UInt8]
+                if outbox.kind == .http {
+                    if framed == nil { framed = lines.map { EventStream.frame($0.line) } }
+                    bytes = framed![index]
+                } else {
+                    bytes = line
+                }
+                let offered = outbox.offer(bytes, kind, path: path, now: now)
                 if offered.queued { queued = true }
                 if offered.firstDrop {
                     peerLog("not-reading", "clients not reading (reports dropped for them)",

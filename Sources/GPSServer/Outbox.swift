@@ -44,6 +44,8 @@ final class Outbox: Sendable {
         case report, sentence, deviceNews
         /// PPS and TOFF: only to watchers that asked with `"pps":true`.
         case timing
+        /// gpsfix's STATUS of a device: only to the page's event streams.
+        case status
     }
 
     /// What `offer` did.
@@ -91,6 +93,10 @@ final class Outbox: Sendable {
         switch (what, kind) {
         case (.sentence, .nmea): true
         case (_, .nmea): false
+        // The event stream: every device's reports, its news and gpsfix's STATUS.
+        case (.report, .http), (.deviceNews, .http), (.status, .http): policy.enable
+        case (.sentence, .http), (.timing, .http): false
+        case (.status, _): false
         case (.report, .gpsd): policy.wantsReports && policy.watches(path)
         case (.timing, .gpsd): policy.wantsTiming && policy.watches(path)
         case (.sentence, .gpsd): policy.wantsSentences && policy.watches(path)

@@ -51,6 +51,22 @@ public struct ServerConfiguration: Sendable {
     /// Where to send each sentence as one UDP datagram (a host's or a broadcast address); nil
     /// for nowhere.
     public var nmeaDatagramAddress: ListenAddress?
+    /// Where to serve the web page (`/`), its event stream (`/events`), the snapshot
+    /// (`/api/now`) and the metrics (`/metrics`); nil for nowhere. Its clients have the same
+    /// queues, timeouts and per-address limit as gpsd's, in a pool of their own.
+    public var httpAddress: ListenAddress?
+    /// The most web clients at once (256): a tab holds one event stream, and fetches the
+    /// page, its script and snapshot on connections of their own that close at once.
+    public var maxHTTPClients: Int = 256
+    /// A web client must send its whole request head within this (10 s), or it is closed:
+    /// a browser sends it at once, and a slot is not held by one that trickles.
+    public var httpRequestTimeout: Duration = .seconds(10)
+    /// The most bytes of a request head (8 KiB, as many servers allow): past it, a 431.
+    public var httpHeadLimit: Int = 8 * 1024
+    /// A map tile URL template (`https://tile.openstreetmap.org/{z}/{x}/{y}.png`) the page
+    /// draws the track on; nil (the default) for none: the page then fetches nothing from
+    /// anywhere but this server.
+    public var tileURL: String?
 
     /// A configuration for a server that says `release` in its VERSION; the rest as documented.
     public init(address: ListenAddress = .gpsdDefault, release: String, clientTimeout: Duration = .seconds(15),

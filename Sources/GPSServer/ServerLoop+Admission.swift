@@ -37,7 +37,12 @@ extension ServerLoop {
             client.setSendBuffer(Client.sendBuffer)
             if let refusal = makeRoom(for: client, now: now) {
                 // NMEA has no way to say why: its client is only closed.
-                if kind == .gpsd { client.send(Reports.error(refusal.message), now: now) }
+                switch kind {
+                case .gpsd: client.send(Reports.error(refusal.message), now: now)
+                case .http: client.send(HTTPResponse.error("503 Service Unavailable", refusal.message, policy: "default-src 'none'", headOnly: false,
+                                                           extra: "Retry-After: 10\r\n"), now: now)
+                case .nmea: break
+                }
                 _ = client.outbox.flush(now: now)
                 client.close()
                 server.peerLog(refusal.kind, refusal.summary, "refused \(peer): \(refusal.message)")
@@ -53,7 +58,9 @@ extension ServerLoop {
     private func makeRoom(for newcomer: Client, now: Double) -> Refusal? {
         var open = 0, sameHost = 0
         var idlest: Client?, idlestOfHost: Client?
-        for client in clients where !client.closed {
+        // The page's clients and the rest have a pool each, held to the same rules.
+        let maxClients = newcomer.kind.isWeb ? config.maxHTTPClients : config.maxClients
+        for client in clients where !client.closed && client.kind.isWeb == newcomer.kind.isWeb {
             open += 1
             if idlest.map({ client.lastActivity < $0.lastActivity }) ?? true { idlest = client }
             guard client.host == newcomer.host else { continue }
@@ -65,9 +72,9 @@ extension ServerLoop {
             inTheWay = idlestOfHost
             refusal = Refusal(message: "Too many clients from \(newcomer.host) (\(config.maxClientsPerAddress)); try again later",
                               kind: "refused-address", summary: "connections refused (too many from one address)")
-        } else if open >= config.maxClients {
+        } else if open >= maxClients {
             inTheWay = idlest
-            refusal = Refusal(message: "Too many clients (\(config.maxClients)); try again later",
+            refusal = Refusal(message: "Too many clients (\(maxClients)); try again later",
                               kind: "refused-full", summary: "connections refused (every slot taken)")
         } else {
             return nil

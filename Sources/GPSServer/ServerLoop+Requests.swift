@@ -21,6 +21,9 @@ extension ServerLoop {
             client.close()
             return
         }
+        if client.kind == .http {
+            return buffer.withUnsafeBytes { receiveHTTP(client, bytes: UnsafeRawBufferPointer(rebasing: $0[..<n]), now: now) }
+        }
         // What an NMEA client sends has no meaning here (some send their own sentences back).
         guard n > 0, !client.closing, client.kind == .gpsd else { return }
         let outcomes = buffer.withUnsafeBytes { client.scanner.feed(UnsafeRawBufferPointer(rebasing: $0[..<n])) }

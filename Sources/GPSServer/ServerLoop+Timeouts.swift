@@ -16,6 +16,13 @@ extension ServerLoop {
                 client.close()
                 continue
             }
+            if client.kind == .http, !client.httpAnswered, now - client.lastRequest > config.httpRequestTimeout.inSeconds {
+                client.send(HTTPResponse.error("408 Request Timeout", "no whole request in \(Int(config.httpRequestTimeout.inSeconds)) s",
+                                               policy: "default-src 'none'", headOnly: false), now: now)
+                _ = client.outbox.flush(now: now)
+                client.close()
+                continue
+            }
             guard client.kind == .gpsd else { continue }
             if !client.policy.enable {
                 let idle = client.hasAsked ? poller : assignment

@@ -25,6 +25,9 @@ struct ServerLoop {
     var cache: ReplyCache
     /// When the log throttle's held counts are next looked at.
     var nextCounts = 0.0
+    /// When the event streams are next sent every device's STATUS, and a keep-alive.
+    var nextStatus = 0.0
+    var nextKeepAlive = 0.0
     var config: ServerConfiguration { server.configuration }
 
     init(server: GpsdServer, heartbeat: Heartbeat?) {
@@ -47,6 +50,7 @@ struct ServerLoop {
             for listener in server.listeners { fds.append(listener.descriptor, for: accepting) }
             // Absent, it holds its place unpolled, and the clients' indices stay put.
             let nmeaIndex = fds.append(server.nmeaListenerFD, for: accepting)
+            let httpIndex = fds.append(server.httpListener?.descriptor, for: accepting)
             let firstClient = fds.count
             for client in clients {
                 fds.append(client.descriptor, for: client.outbox.isEmpty ? .readable : [.readable, .writable])
@@ -81,6 +85,10 @@ struct ServerLoop {
                 acceptClients(.gpsd, now: now, from: listener.accept)
             }
             if fds.ready(at: nmeaIndex).contains(.readable) { acceptClients(.nmea, now: now, from: server.acceptNMEA) }
+            if fds.ready(at: httpIndex).contains(.readable), let listener = server.httpListener {
+                acceptClients(.http, now: now, from: listener.accept)
+            }
+            tellEventStreams(now: now)
             // Before anything is written: a client that has its greeting is counted.
             count(&counted, &sentences)
             for client in clients where !client.closed { flush(client, now: now) }
@@ -114,10 +122,21 @@ struct ServerLoop {
         guard present != counted || wanted != sentences else { return }
         counted = present
         sentences = wanted
-        let outboxes = clients.map(\.outbox)
+        // The page's event streams last: gpsd's and NMEA's clients are written first, so a
+        // room full of browsers adds nothing to their latency.
+        let outboxes = clients.filter { $0.kind != .http }.map(\.outbox) + clients.filter { $0.kind == .http }.map(\.outbox)
+        var counts = GpsdServer.ClientCounts()
+        for client in clients {
+            switch client.kind {
+            case .gpsd: counts.gpsd += 1
+            case .nmea: counts.nmea += 1
+            case .http: counts.http += 1
+            }
+        }
         server.shared.withLock {
             $0.outboxes = outboxes
             $0.clientCount = outboxes.count
+            $0.clientCounts = counts
         }
         server.sentencesWatched.store(wanted, ordering: .relaxed)
     }

@@ -14,10 +14,10 @@ struct GpsdServerFeedKind: ServeFeedKind {
             .flag("--no-listen", "Do not serve gpsd's protocol on a port: serve only what \(spoken(ServeFeeds.outlets)) name."),
             .value("--client-timeout", "S", "Disconnect a watcher that reads nothing it is sent for S seconds (default 15). As in gpsd, a client that asks nothing goes after 60 s, and a poller 15 minutes after its last request."),
             .value("--max-clients-per-address", "N", "Serve at most N clients at once from one address (default 64; this machine's clients all come from 127.0.0.1 or ::1), of the 200 in all. Past it, or past 200, a newcomer takes the place of the client idle longest, if that has sent and received nothing for 10 s, and is refused otherwise."),
-        ].placed(among: ["--listen": "listen", "--no-listen": "listen"]) + NMEAFeedOptions.options
+        ].placed(among: ["--listen": "listen", "--no-listen": "listen"]) + NMEAFeedOptions.options + HTTPFeedOptions.options
     }
 
-    static let outlets = NMEAFeedOptions.options.map(\.name)
+    static let outlets = NMEAFeedOptions.options.map(\.name) + ["--http"]
 
     /// The options that only gpsd's listener uses.
     private static let listenerOptions = ["--listen", "--client-timeout", "--max-clients-per-address"]
@@ -52,12 +52,13 @@ struct GpsdServerFeedKind: ServeFeedKind {
         }
         if let perAddress = try SourceOptions.count(args, "--max-clients-per-address") { configuration.maxClientsPerAddress = perAddress }
         try NMEAFeedOptions.apply(args, to: &configuration)
+        try HTTPFeedOptions.apply(args, to: &configuration)
         self.configuration = configuration
     }
 
-    /// The server's loop runs for gpsd's clients, or for NMEA's alone.
+    /// The server's loop runs for gpsd's clients, or for NMEA's or the web page's alone.
     var servesSentences: Bool {
-        listens || configuration.nmeaAddress != nil || configuration.nmeaDatagramAddress != nil
+        listens || configuration.nmeaAddress != nil || configuration.nmeaDatagramAddress != nil || configuration.httpAddress != nil
     }
 
     func make(_ context: inout ServeContext) throws -> ServeFeed? {
@@ -107,6 +108,10 @@ struct GpsdServerFeedKind: ServeFeedKind {
         }
         if let target = server.configuration.nmeaDatagramAddress {
             lines.append("sending NMEA sentences to \(target) (UDP, one datagram each)")
+        }
+        if let address = server.httpAddress {
+            lines.append("serving the web page on http://\(address)/ (and /events, /api/now, /metrics)")
+            if !server.httpIsLoopback { lines.append(Self.exposure(address)) }
         }
         return lines
     }
