@@ -4,13 +4,28 @@ import Synchronization
 import Testing
 
 /// `gpsfix` running as a separate process, its stderr collected as it comes; stopped by signal.
+/// Started with posix_spawn, not Foundation's `Process` (see `runProgram`).
 final class GPSFixProcess: Sendable {
-    let process: Process
+    let process: Child
     private let errors: Lines
-    private let exited = Eventually<Int32>()
+    private let exited: Eventually<Int32>
 
     final class Lines: Sendable {
         let text = Mutex("")
+    }
+
+    /// The child as the tests ask after it, in `Process`' words.
+    final class Child: Sendable {
+        let processIdentifier: pid_t
+        fileprivate let exited: Eventually<Int32>
+
+        init(pid: pid_t, exited: Eventually<Int32>) {
+            processIdentifier = pid
+            self.exited = exited
+        }
+
+        var isRunning: Bool { exited.fulfillments == 0 }
+        func terminate() { kill(processIdentifier, SIGTERM) }
     }
 
     /// Starts `gpsfix ARGS` and waits until its stderr contains `announcement` (when given).
@@ -18,40 +33,53 @@ final class GPSFixProcess: Sendable {
     /// added to the test's own. Throws, with what gpsfix said, when it ends or stays silent instead.
     init(_ arguments: [String], launcher: [String] = [], environment: [String: String] = [:], announcement: String?) async throws {
         let binary = try #require(GPSFixBinary.url)
-        process = Process()
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.executableURL = launcher.isEmpty ? binary : URL(fileURLWithPath: launcher[0])
-        process.arguments = Array(launcher.dropFirst()) + (launcher.isEmpty ? [] : [binary.path]) + arguments
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let errors = Lines()
-        self.errors = errors
-        let exited = self.exited
-        let ended = Mutex(false)
-        process.terminationHandler = {
-            ended.withLock { $0 = true }
-            exited.fulfill($0.terminationStatus)
-        }
-        try process.run()
-        Thread.detachNewThread {
-            let handle = err.fileHandleForReading
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { break }
-                errors.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        let command = launcher + [binary.path] + arguments
+        let merged = environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+        var err: [Int32] = [-1, -1]
+        guard pipe(&err) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
+        for fd in err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let open = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
+        let pid: pid_t
+        do {
+            pid = try spawn(command, environment: merged) { actions in
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+                posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+                for fd in open where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
             }
+        } catch {
+            close(err[0]); close(err[1])
+            throw error
+        }
+        close(err[1])
+        let errors = Lines(), exited = Eventually<Int32>()
+        self.errors = errors
+        self.exited = exited
+        process = Child(pid: pid, exited: exited)
+        let readEnd = err[0]
+        Thread.detachNewThread {
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                errors.text.withLock { $0 += String(decoding: chunk[..<n], as: UTF8.self) }
+            }
+            close(readEnd)
+        }
+        // Reaped here alone: the exit status, as Process' terminationStatus gave it.
+        Thread.detachNewThread {
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 { guard errno == EINTR else { return exited.fulfill(-1) } }
+            exited.fulfill(raw & 0x7F != 0 ? raw & 0x7F : (raw >> 8) & 0xFF)
         }
         guard let announcement else { return }
         let announced = await waitUntil(.seconds(10)) {
-            errors.text.withLock { $0.contains(announcement) } || ended.withLock { $0 }
+            errors.text.withLock { $0.contains(announcement) } || exited.fulfillments > 0
         }
         let text = errors.text.withLock { $0 }
         guard announced, text.contains(announcement) else {
-            process.terminate()
+            kill(pid, SIGTERM)
             throw SpawnError(description: "gpsfix \(arguments.joined(separator: " ")) did not start: \(text)")
         }
     }
@@ -111,7 +139,7 @@ final class ServeProcess: Sendable {
         self.port = port
     }
 
-    var process: Process { running.process }
+    var process: GPSFixProcess.Child { running.process }
     var stderr: String { running.stderr }
     var pid: Int32 { running.pid }
     var cpuSeconds: Double? { running.cpuSeconds }
@@ -125,26 +153,9 @@ final class ServeProcess: Sendable {
 
 /// Runs a program to completion with a deadline; stdout and stderr as text.
 func runTool(_ path: String, _ arguments: [String], within limit: Duration = .seconds(20)) async throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    let exited = Eventually<Int32>()
-    process.terminationHandler = { exited.fulfill($0.terminationStatus) }
-    let outData = Eventually<Data>(), errData = Eventually<Data>()
-    try process.run()
-    Thread.detachNewThread { outData.fulfill(out.fileHandleForReading.readDataToEndOfFile()) }
-    Thread.detachNewThread { errData.fulfill(err.fileHandleForReading.readDataToEndOfFile()) }
-    guard let status = await exited.value(within: limit) else {
-        process.terminate()
-        throw SpawnError(description: "\(path) \(arguments.joined(separator: " ")) did not end within \(limit)")
-    }
-    let o = await outData.value(within: .seconds(5)) ?? Data()
-    let e = await errData.value(within: .seconds(5)) ?? Data()
-    return (status, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    let result = try await runProgram([path] + arguments, limit: limit)
+    guard !result.timedOut else { throw SpawnError(description: "\(path) \(arguments.joined(separator: " ")) did not end within \(limit)") }
+    return (result.status, result.out, result.err)
 }
 
 enum ServeTools {

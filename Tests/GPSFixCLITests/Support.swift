@@ -72,75 +72,26 @@ func runGPSFix(_ arguments: [String], launcher: [String] = [], standardInput: Fi
         Issue.record("gpsfix binary not found", sourceLocation: sourceLocation)
         return nil
     }
-    // posix_spawn, not Foundation's Process: Process.run() in this toolchain's Foundation reads
-    // past a readdir buffer while it lists /proc/self/fd and crashed the test bundle now and
-    // then (SIGSEGV in memcpy; swift-corelibs-foundation PR 5472, not in 6.3.1).
-    var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
-    // Glibc's module does not bring pipe2: close-on-exec set just after, so no other child keeps an end.
-    guard pipe(&out) == 0, pipe(&err) == 0 else {
-        Issue.record("pipe: \(String(cString: strerror(errno)))", sourceLocation: sourceLocation)
-        return nil
-    }
-    for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     let command = launcher.isEmpty ? [binary.path] + arguments : launcher + [binary.path] + arguments
     let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let input = standardInput?.fileDescriptor, output = standardOutput?.fileDescriptor ?? out[1]
-    // Listed by FileManager, which reads each entry's name by its length (Process's own listing
-    // is what over-read).
-    let openDescriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
-    let pid: pid_t
+    let result: ProgramResult
     do {
-        pid = try spawn(command, environment: environment.isEmpty ? nil : merged.map { "\($0.key)=\($0.value)" }) { actions in
-            if let input { posix_spawn_file_actions_adddup2(&actions, input, 0) } else {
-                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            }
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-            // Nothing else goes with it, as Process closed every other descriptor: a pipe's
-            // other end (a test's stdin writer) kept open in the child would hold off its EOF.
-            // Closing one no longer open is no error; glibc has no closefrom action Swift sees.
-            for fd in openDescriptors where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
-        }
+        // posix_spawn, not Foundation's Process (see runProgram).
+        result = try await runProgram(command, environment: environment.isEmpty ? nil : merged.map { "\($0.key)=\($0.value)" },
+                                      standardInput: standardInput?.fileDescriptor, standardOutput: standardOutput?.fileDescriptor,
+                                      limit: limit, whileRunning: whileRunning)
     } catch {
-        close(out[0]); close(out[1]); close(err[0]); close(err[1])
         Issue.record("cannot run \(binary.path): \(error)", sourceLocation: sourceLocation)
         return nil
     }
-    // Only the child writes: the ends stay open here, for a reader to see its end.
-    close(out[1])
-    close(err[1])
-    let outData = Eventually<Data>(), errData = Eventually<Data>()
-    // Blocking reads get threads of their own: Dispatch's shared pool (two threads on a
-    // two-core machine) also runs the tests' tasks and every timer.
-    let outReader = FileHandle(fileDescriptor: out[0], closeOnDealloc: true)
-    let errReader = FileHandle(fileDescriptor: err[0], closeOnDealloc: true)
-    if standardOutput == nil {
-        Thread.detachNewThread { outData.fulfill(outReader.readDataToEndOfFile()) }
-    } else {
-        outData.fulfill(Data())
-    }
-    Thread.detachNewThread { errData.fulfill(errReader.readDataToEndOfFile()) }
-    let hook = whileRunning.map { body in Task { await body(pid) } }
-
-    var raw: Int32 = 0
-    let ended = await waitUntil(limit) { waitpid(pid, &raw, WNOHANG) == pid }
-    guard ended else {
-        stopChild(pid, SIGTERM, grace: .seconds(2))
-        await hook?.value
+    guard !result.timedOut else {
         guard mayRunOn else {
             Issue.record("gpsfix \(arguments.joined(separator: " ")) did not end within \(limit)", sourceLocation: sourceLocation)
             return nil
         }
         return CLIResult(status: -1, stdout: "", stderr: "", signalled: false, timedOut: true)
     }
-    await hook?.value
-    let stdout = await outData.value(within: .seconds(5)) ?? Data()
-    let stderr = await errData.value(within: .seconds(5)) ?? Data()
-    // WIFSIGNALED, WTERMSIG and WEXITSTATUS are macros Swift does not import. A signal's
-    // status is its number, as Foundation's terminationStatus gave it.
-    let signalled = raw & 0x7F != 0
-    return CLIResult(status: signalled ? raw & 0x7F : (raw >> 8) & 0xFF, stdout: String(decoding: stdout, as: UTF8.self),
-                     stderr: String(decoding: stderr, as: UTF8.self), signalled: signalled)
+    return CLIResult(status: result.status, stdout: result.out, stderr: result.err, signalled: result.signalled)
 }
 
 /// Whether process `pid` has a handler for `signal` installed (its SigCgt mask in /proc): one
