@@ -15,9 +15,12 @@ RUN_DEPS   := pkg-config libgps-dev libmosquitto-dev
 # install test runs make; systemd's systemd-analyze checks the units and its
 # systemd-socket-activate hands serve its socket as systemd does; mosquitto, its clients,
 # paho and openssl are the broker, subscribers and CA of the MQTT tests; gdb shows the
-# watchdog where a stuck test is; numpy checks gpsfix stats' figures, rsvg-convert draws its plots.
+# watchdog where a stuck test is; numpy checks gpsfix stats' figures, rsvg-convert draws its plots;
+# chromium (driven over its DevTools socket by python3-websocket) opens serve --http's page,
+# curl reads its event stream, and prometheus scrapes its metrics (promtool checks them).
 TEST_DEPS  := pkg-config libgps-dev libmosquitto-dev mosquitto mosquitto-clients python3-paho-mqtt openssl python3 socat udev gpsd gpsd-clients python3-gps tmux gpsbabel python3-gpxpy \
-              make man-db groff-base bash-completion zsh systemd chrony gdb python3-numpy librsvg2-bin
+              make man-db groff-base bash-completion zsh systemd chrony gdb python3-numpy librsvg2-bin \
+              chromium python3-websocket prometheus curl
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE_MIN ?= 52
 # Swift 6 mode with strict concurrency is set in Package.swift; here, any warning fails.
