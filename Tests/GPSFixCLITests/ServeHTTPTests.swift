@@ -126,6 +126,43 @@ struct ServeHTTPTests {
         #expect((result["never_reading_let_go"] as? [Bool]) == [true], "\(result["log"] ?? "")")
     }
 
+    @Test("Chromium opens the page of serve --replay --loop: a fix with satellites, the fix lost and found again, a second tab opened and closed; screenshots kept")
+    func chromiumReadsThePage() async throws {
+        try #require(ServeTools.has(Self.chromium), "chromium is installed by make test-deps")
+        try #require(ServeTools.has(ServeTools.python) && access("/usr/lib/python3/dist-packages/websocket/__init__.py", R_OK) == 0,
+                     "python3-websocket is installed by make test-deps")
+        // cold-start: 15 epochs without a fix, then a fix; at 4× a loop is about 10 s.
+        let (serve, port) = try await Self.serve(["--replay", projectCapture("cold-start.nmea"), "--loop", "--speed", "4"])
+        defer { _ = kill(serve.pid, SIGKILL) }
+        // Kept where a person (and CI's artefacts) can look at them after the run.
+        let artefacts = projectRoot.appendingPathComponent(".build/test-artefacts")
+        try FileManager.default.createDirectory(at: artefacts, withIntermediateDirectories: true)
+        let desktop = artefacts.appendingPathComponent("page-desktop.png").path, phone = artefacts.appendingPathComponent("page-phone.png").path
+        try? FileManager.default.removeItem(atPath: desktop)
+        try? FileManager.default.removeItem(atPath: phone)
+        let check = try await runProgram([ServeTools.python, projectRoot.appendingPathComponent("Tools/web/page_check.py").path,
+                                          "--url", "http://127.0.0.1:\(port)/", "--screenshot", desktop, "--phone-screenshot", phone,
+                                          "--lat", "40.015", "--lon", "-105.2705", "--timeout", "45"], limit: .seconds(150))
+        let report = try #require(try? JSONSerialization.jsonObject(with: Data(check.stdout)) as? [String: Any], "\(check.out)\(check.err)")
+        #expect(check.status == 0 && report["ok"] as? Bool == true, "\(report["failure"] ?? "") \(check.out)")
+        let checks = (report["checks"] as? [[String: Any]])?.compactMap { $0["check"] as? String } ?? []
+        #expect(checks == ["fix", "no fix", "fix again", "second tab", "first tab after the second closed"])
+        // Real PNGs, of a real size.
+        for path in [desktop, phone] {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+            #expect(bytes.count > 20_000 && bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(path): \(bytes.count) bytes")
+        }
+        // The closed tabs left nothing behind: the server counts no web client but this scrape.
+        var metrics = ""
+        for _ in 0..<30 where !metrics.contains("gpsfix_clients{feed=\"http\"} 1") {
+            try await Task.sleep(for: .milliseconds(200))
+            metrics = await Self.get(port, "/metrics") ?? ""
+        }
+        #expect(metrics.contains("gpsfix_clients{feed=\"http\"} 1"), "\(metrics)")
+        #expect(await serve.stop() == 0)
+        #expect(!serve.stderr.contains("not reading") && !serve.stderr.contains("refused"), "\(serve.stderr)")
+    }
+
     @Test("--http's usage: a port is needed, --http-tiles needs --http and a template, and --no-listen with --http serves the page alone")
     func usage() async throws {
         let capture = projectCapture("drive-1hz.nmea")

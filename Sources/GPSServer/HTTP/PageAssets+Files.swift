@@ -10,6 +10,8 @@ extension PageAssets {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
+<!-- No icon of its own: without this line every browser asks for /favicon.ico and logs a 404. -->
+<link rel="icon" href="data:,">
 <title>gpsfix</title>
 <link rel="stylesheet" href="/style.css">
 <script src="/app.js" defer></script>
