@@ -144,6 +144,8 @@ public final class MQTTClient: Sendable {
 
     /// Messages dropped because the queue was full, since the start.
     public var dropped: Int { shared.withLock { $0.queue.dropped } }
+    /// Messages waiting in the queue for the broker now (at most the capacity it was made with).
+    public var queued: Int { shared.withLock { $0.queue.count } }
     /// Messages the broker has taken (QoS 1: acknowledged; QoS 0: sent).
     public var published: Int { shared.withLock { $0.published } }
     /// Whether the broker has accepted the connection and it has not been lost since; from any

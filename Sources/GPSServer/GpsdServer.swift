@@ -39,9 +39,9 @@ public final class GpsdServer: Sendable {
     let nmeaListener: TCPListener?
     /// Where the web page is served, when it is.
     let httpListener: TCPListener?
-    /// Where the web page is served (the real port when 0 was asked for), and whether only
-    /// this machine can reach it; nil when not asked for.
+    /// Where the web page is served (the real port when 0 was asked for); nil when not asked for.
     public var httpAddress: ListenAddress? { httpListener?.address }
+    /// Whether only this machine can reach the web page (127.0.0.0/8 or ::1); true when there is none.
     public var httpIsLoopback: Bool { httpListener?.isLoopback ?? true }
     let datagrams: DatagramSender?
     /// Wakes the loop from `poll` when the source has news or `stop` is called.

@@ -163,6 +163,26 @@ struct ServeHTTPTests {
         #expect(!serve.stderr.contains("not reading") && !serve.stderr.contains("refused"), "\(serve.stderr)")
     }
 
+    @Test("With --mqtt, /metrics says the broker's state, the queue and what was dropped: a broker that is away leaves reports queued")
+    func mqttMetrics() async throws {
+        let away = try freeLoopbackPort()
+        let (serve, port) = try await Self.serve(["--replay", projectCapture("multignss-10hz.nmea"), "--loop", "--mqtt", "mqtt://127.0.0.1:\(away)/gps"])
+        defer { _ = kill(serve.pid, SIGKILL) }
+        var metrics = ""
+        for _ in 0..<50 {
+            try await Task.sleep(for: .milliseconds(100))
+            metrics = await Self.get(port, "/metrics") ?? ""
+            let queued = metrics.split(separator: "\n").first { $0.hasPrefix("gpsfix_mqtt_queue_messages ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+            if queued > 0 { break }
+        }
+        let lines = metrics.split(separator: "\n").map(String.init)
+        #expect(lines.contains("gpsfix_mqtt_connected 0"), "\(metrics)")
+        #expect(lines.contains { $0.hasPrefix("gpsfix_mqtt_queue_messages ") && $0 != "gpsfix_mqtt_queue_messages 0" }, "\(metrics)")
+        #expect(lines.contains { $0.hasPrefix("gpsfix_mqtt_dropped_messages_total ") })
+        #expect(lines.contains { $0.hasPrefix("gpsfix_mqtt_queue_capacity_messages ") })
+        #expect(await serve.stop() == 0)
+    }
+
     @Test("--http's usage: a port is needed, --http-tiles needs --http and a template, and --no-listen with --http serves the page alone")
     func usage() async throws {
         let capture = projectCapture("drive-1hz.nmea")

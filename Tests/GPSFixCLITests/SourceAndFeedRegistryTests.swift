@@ -51,7 +51,7 @@ struct SourceAndFeedRegistryTests {
     @Test("--no-listen's outlets are the feeds' own: each is an option of serve, and its help names every one")
     func outletsFromFeeds() throws {
         let outlets = ServeFeeds.outlets
-        #expect(Set(outlets) == ["--mqtt", "--nmea-listen", "--nmea-udp", "--chrony-sock", "--ntp-shm", "--chrony-pps-sock"])
+        #expect(Set(outlets) == ["--mqtt", "--nmea-listen", "--nmea-udp", "--http", "--chrony-sock", "--ntp-shm", "--chrony-pps-sock"])
         let options = Commands.serve.options
         for outlet in outlets {
             #expect(options.contains { $0.name == outlet }, "\(outlet) is an outlet serve does not take")

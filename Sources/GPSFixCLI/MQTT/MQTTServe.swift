@@ -1,5 +1,6 @@
 import GPSLocation
 import GPSMQTT
+import GPSServer
 import Synchronization
 import GPSSystem
 
@@ -33,6 +34,16 @@ struct MQTTServe: ServeFeedKind {
     func make(_ context: inout ServeContext) throws -> ServeFeed? {
         guard context.fleet == nil, let publishing else { return nil }
         let publisher = Self.publisher(publishing, source: context.sources[0].sourceDescription, terminal: context.terminal)
+        if let page = context.pageServer {
+            let client = publisher.client, capacity = Double(MQTTClient.defaultQueueCapacity)
+            page.addMetrics {
+                [MetricFamily("gpsfix_mqtt_connected", .gauge, help: "1 while the MQTT broker has the connection, 0 while it is away.", value: client.isConnected ? 1 : 0),
+                 MetricFamily("gpsfix_mqtt_queue_messages", .gauge, help: "Reports waiting for the MQTT broker.", value: Double(client.queued)),
+                 MetricFamily("gpsfix_mqtt_queue_capacity_messages", .gauge, help: "The most reports that wait for the MQTT broker; past it the oldest are dropped.", value: capacity),
+                 MetricFamily("gpsfix_mqtt_dropped_messages_total", .counter, help: "Reports dropped from the full MQTT queue.", value: Double(client.dropped)),
+                 MetricFamily("gpsfix_mqtt_published_messages_total", .counter, help: "Reports the MQTT broker has taken (QoS 1: acknowledged).", value: Double(client.published))]
+            }
+        }
         return ServeFeed(publisher, outlet: "MQTT")
     }
 

@@ -66,6 +66,7 @@ struct GpsdServerFeedKind: ServeFeedKind {
         let devices = context.fleet == nil
             ? context.sources.map { DeviceDescription(path: $0.sourceDescription, bps: $0.reception?.baud) } : []
         let server = try makeServer(devices: devices, log: context.note)
+        if server.httpAddress != nil { context.pageServer = server }
         let addresses = server.addresses.map(\.description).joined(separator: " and ")
         let warnings = server.exposed.map(Self.exposure)
         if let fleet = context.fleet {

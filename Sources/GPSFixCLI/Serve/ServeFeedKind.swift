@@ -78,6 +78,9 @@ struct ServeContext {
     /// The gpsd server, once made (for gpsd's clients, not a fleet's): the time feed after it
     /// sends it PPS and TOFF reports.
     var gpsdServer: GpsdServer?
+    /// The server, when it serves the web page (`--http`): a feed after it adds its metrics
+    /// there (`addMetrics`), read at each scrape of `/metrics`.
+    var pageServer: GpsdServer?
 
     var several: Bool { sources.count > 1 }
     /// The sources' names, as the line that says serving has begun lists them.

@@ -2,15 +2,22 @@
 /// Feeds beside the server (the MQTT publisher's queue) add theirs with
 /// ``GpsdServer/addMetrics(_:)``.
 public struct MetricFamily: Sendable {
+    /// Prometheus' metric type, as its `# TYPE` line says it.
     public enum Kind: String, Sendable {
-        case gauge, counter
+        /// A value that goes up and down (satellites used, the fix's mode).
+        case gauge
+        /// A count that only grows while the process runs (epochs, sentences); its name ends in `_total`.
+        case counter
     }
 
     /// One value, with its labels in order.
     public struct Sample: Sendable {
+        /// Its labels (`device`, `constellation`), in the order written; values are escaped when written.
         public var labels: [(name: String, value: String)]
+        /// The value; NaN and the infinities are written as Prometheus spells them.
         public var value: Double
 
+        /// A value with its labels.
         public init(_ value: Double, labels: [(name: String, value: String)] = []) {
             self.labels = labels
             self.value = value
@@ -19,10 +26,14 @@ public struct MetricFamily: Sendable {
 
     /// `gpsfix_…`, with the unit's suffix (`_seconds`, `_meters`) and `_total` for a counter.
     public var name: String
+    /// Its `# HELP` text: what it measures, in what unit.
     public var help: String
+    /// Gauge or counter.
     public var kind: Kind
+    /// Its values, one per set of labels; a family without any is not written.
     public var samples: [Sample]
 
+    /// A family of `samples`.
     public init(_ name: String, _ kind: Kind, help: String, samples: [Sample]) {
         self.name = name
         self.kind = kind
