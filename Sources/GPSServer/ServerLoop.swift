@@ -28,6 +28,10 @@ struct ServerLoop {
     /// When the event streams are next sent every device's STATUS, and a keep-alive.
     var nextStatus = 0.0
     var nextKeepAlive = 0.0
+    /// `/api/now` and `/metrics` as last built, and when: a peer asking many times a second
+    /// (a connection each) is answered from these, so it costs the loop a copy, not a build.
+    var snapshotCache: (at: Double, body: [UInt8])?
+    var metricsCache: (at: Double, body: [UInt8])?
     var config: ServerConfiguration { server.configuration }
 
     init(server: GpsdServer, heartbeat: Heartbeat?) {

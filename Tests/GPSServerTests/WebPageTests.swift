@@ -252,6 +252,23 @@ struct HTTPRequestReaderTests {
         #expect(read(["GET / HTTP/1.0\n\n"]) == .request(HTTPRequestHead(method: "GET", path: "/", query: nil)))
     }
 
+    @Test("Random bytes in random chunks: never more than the limit held, one outcome, never a trap")
+    func hostile() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("GET /HTP1.\r\n \u{0}?:ab".utf8)
+        for _ in 0..<5000 {
+            var reader = HTTPRequestReader(limit: 256)
+            var outcomes = 0
+            for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                let chunk = (0..<Int.random(in: 0...120, using: &generator)).map { _ in
+                    Bool.random(using: &generator) ? alphabet.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
+                }
+                if chunk.withUnsafeBytes({ reader.feed($0) }) != .incomplete { outcomes += 1 }
+            }
+            #expect(outcomes <= 1)
+        }
+    }
+
     @Test("What is no HTTP/1.x request line is malformed; a head past the limit is overlong")
     func refused() {
         for bad in ["GET / HTTP/2.0\r\n\r\n", "get / HTTP/1.1\r\n\r\n", "GET noslash HTTP/1.1\r\n\r\n", "GET  / HTTP/1.1\r\n\r\n",

@@ -56,9 +56,11 @@ extension ServerLoop {
         case "/events" where !headOnly:
             beginEvents(client, now: now)
         case "/api/now":
-            finish(client, HTTPResponse.whole(type: "application/json", body: server.snapshot(now: now), policy: policy, headOnly: headOnly), now: now)
+            let body = Self.fresh(&snapshotCache, now: now) { server.snapshot(now: now) }
+            finish(client, HTTPResponse.whole(type: "application/json", body: body, policy: policy, headOnly: headOnly), now: now)
         case "/metrics":
-            finish(client, HTTPResponse.whole(type: MetricsText.contentType, body: server.metrics(now: now), policy: policy, headOnly: headOnly), now: now)
+            let body = Self.fresh(&metricsCache, now: now) { server.metrics(now: now) }
+            finish(client, HTTPResponse.whole(type: MetricsText.contentType, body: body, policy: policy, headOnly: headOnly), now: now)
         default:
             guard let file = PageAssets.file(at: head.path) else {
                 return finish(client, HTTPResponse.error("404 Not Found", "no such page: gpsfix serves /, /events, /api/now and /metrics",
@@ -66,6 +68,14 @@ extension ServerLoop {
             }
             finish(client, HTTPResponse.whole(type: file.type, body: file.body, policy: policy, headOnly: headOnly), now: now)
         }
+    }
+
+    /// A body built at most every quarter of a second, however often it is asked for.
+    static func fresh(_ cache: inout (at: Double, body: [UInt8])?, now: Double, build: () -> [UInt8]) -> [UInt8] {
+        if let cached = cache, now - cached.at < 0.25 { return cached.body }
+        let body = build()
+        cache = (now, body)
+        return body
     }
 
     /// Queues a whole response and closes the connection once it is written.
