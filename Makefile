@@ -33,7 +33,7 @@ SHELL      := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 PIPED      := 2>&1 | cat
 
-.PHONY: run test build release docs check-links deps-run deps-test deps-distros distros conformance conformance-fields cgps-side-by-side bench pps-figures captures install uninstall install-udev deb clean fuzz fuzz-gpsd sanitize tsan
+.PHONY: run test build release docs check-links deps-run deps-test deps-distros distros conformance conformance-fields cgps-side-by-side bench pps-figures web-figures page captures install uninstall install-udev deb clean fuzz fuzz-gpsd sanitize tsan
 
 run: deps-run release
 	.build/release/gpsfix watch --replay $(CAPTURE) --speed $(SPEED)
@@ -109,6 +109,16 @@ bench: release
 PPS_SECONDS ?= 120
 pps-figures: deps-test release
 	Benchmarks/pps.sh $(PPS_SECONDS)
+
+# serve --http's cost to gpsd's clients: a gpsd client's latency alone and beside 200 event
+# streams and one that never reads (Tools/probe/sse_load.py, a 10 Hz receiver on a pty).
+web-figures: deps-test release
+	python3 Tools/probe/sse_load.py --gpsfix .build/release/gpsfix --rounds 3 --seconds 10
+
+# The web page's files (Sources/GPSServer/HTTP/Page/) built into the module as Swift text;
+# the tests fail while the built-in copy differs from the files.
+page:
+	python3 Tools/web/embed.py
 
 # DocC archives of every library product in .build/docs/ (open one with `docc preview` or serve
 # it statically), built with the toolchain's own docc from the debug build's symbol graphs,
