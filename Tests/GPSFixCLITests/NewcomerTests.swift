@@ -72,7 +72,7 @@ struct NewcomerTests {
 
         let refused = try #require(await gpsfix("serve", "--no-listen", "--replay", capture))
         #expect(refused.status == 64)
-        #expect(refused.stderr.contains("--no-listen leaves nothing to serve: add one of --nmea-listen, --nmea-udp, --chrony-sock, --ntp-shm, --chrony-pps-sock, --mqtt"), "\(refused)")
+        #expect(refused.stderr.contains("--no-listen leaves nothing to serve: add one of --nmea-listen, --nmea-udp, --http, --chrony-sock, --ntp-shm, --chrony-pps-sock, --mqtt"), "\(refused)")
     }
 
     @Test("A time feed that cannot start is told once prefixed, with one full stop")

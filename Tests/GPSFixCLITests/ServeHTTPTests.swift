@@ -198,6 +198,7 @@ struct ServeHTTPTests {
         let alone = try await GPSFixProcess(["serve", "--replay", capture, "--loop", "--no-listen", "--http", "127.0.0.1:0"], announcement: "; Ctrl-C to stop")
         #expect(alone.stderr.contains("serving the web page on http://127.0.0.1:"))
         #expect(!alone.stderr.contains("serving gpsd's protocol"))
+        #expect(alone.stderr.contains("as the web page only (--no-listen)"), "\(alone.stderr)")
         #expect(await alone.stop() == 0)
     }
 

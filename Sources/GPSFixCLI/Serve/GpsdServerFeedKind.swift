@@ -79,7 +79,7 @@ struct GpsdServerFeedKind: ServeFeedKind {
         if listens { context.gpsdServer = server }
         let headline = listens
             ? "serving gpsd's protocol on \(addresses)\(origin) from \(context.sourceNames)"
-            : "serving \(context.sourceNames) as NMEA only (--no-listen)"
+            : "serving \(context.sourceNames) as \(configuration.httpAddress == nil ? "NMEA" : configuration.nmeaAddress == nil && configuration.nmeaDatagramAddress == nil ? "the web page" : "NMEA and the web page") only (--no-listen)"
         return ServeFeed(server.feed(heartbeat: context.heartbeat), preamble: nmeaLines(server), headline: headline, afterword: warnings)
     }
 

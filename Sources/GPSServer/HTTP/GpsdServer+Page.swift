@@ -82,7 +82,13 @@ extension GpsdServer {
             w.append(",\"time_offset\":")
             w.append(offset, decimals: 6)
         }
-        w.append(",\"clients\":{\"gpsd\":")
+        w.append(",\"clients\":")
+        clientsObject(clients, into: &w)
+    }
+
+    /// `{"gpsd":N,"nmea":N,"http":N}`.
+    private static func clientsObject(_ clients: ClientCounts, into w: inout ByteWriter) {
+        w.append("{\"gpsd\":")
         w.append(clients.gpsd)
         w.append(",\"nmea\":")
         w.append(clients.nmea)
@@ -119,13 +125,9 @@ extension GpsdServer {
             Self.statusMembers(d, clients: clients, now: now, into: &w)
             w.append("}}")
         }
-        w.append("],\"clients\":{\"gpsd\":")
-        w.append(clients.gpsd)
-        w.append(",\"nmea\":")
-        w.append(clients.nmea)
-        w.append(",\"http\":")
-        w.append(clients.http)
-        w.append("}}\n")
+        w.append("],\"clients\":")
+        Self.clientsObject(clients, into: &w)
+        w.append("}\n")
         return w.bytes
     }
 
