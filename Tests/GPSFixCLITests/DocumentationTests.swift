@@ -35,21 +35,11 @@ enum DocumentationCheck {
 
     /// `Tools/docs/build.sh --symbols-only` on the products in `bin`, its graphs under `out`.
     static func run(bin: String, out: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [script, "--symbols-only"]
         var environment = ProcessInfo.processInfo.environment
         environment["GPSFIX_BIN"] = bin
         environment["GPSFIX_DOCS_OUT"] = out
-        process.environment = environment
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // Its errors are a line or two (a module that would not load): read after the output.
-        let text = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errorText = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: text, as: UTF8.self), String(decoding: errorText, as: UTF8.self))
+        // posix_spawn, not Foundation's Process (see runProgram).
+        let result = try runProgramBlocking(["/bin/sh", script, "--symbols-only"], environment: environment.map { "\($0.key)=\($0.value)" })
+        return (result.status, result.out, result.err)
     }
 }

@@ -422,20 +422,22 @@ enum GPXReader {
 /// A gpsfix run that the test ends with a signal: started directly (gpsfix clears the signal
 /// mask it inherits from the test runner's threads), stdout to a file or nowhere.
 final class GPXRun {
-    let process = Process()
-    private let err = Pipe()
+    let process: RunningProgram
+    /// How it ended, once `signal` has seen it end.
+    private(set) var status: Int32 = -1
+    private(set) var signalled = false
 
     init(_ arguments: [String], stdout: String? = nil) throws {
         let binary = try #require(GPSFixBinary.url)
-        process.executableURL = binary
-        process.arguments = arguments
-        process.standardOutput = try stdout.map { try #require(FileHandle(forWritingAtPath: $0)) } ?? FileHandle.nullDevice
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        if let stdout {
+            let fd = open(stdout, O_WRONLY)
+            guard fd >= 0 else { throw SpawnError(description: "cannot open \(stdout)") }
+            defer { close(fd) }
+            process = try RunningProgram([binary.path] + arguments, standardOutput: .descriptor(fd))
+        } else {
+            process = try RunningProgram([binary.path] + arguments)
+        }
     }
-
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
     /// Whether `file` came to hold `count` whole trackpoints while gpsfix ran.
     func waitForPoints(_ count: Int, in file: String) async -> Bool {
@@ -445,12 +447,12 @@ final class GPXRun {
     /// Sends `signal` and waits for the process to end; whether it did.
     func signal(_ signal: Int32) async -> Bool {
         kill(process.processIdentifier, signal)
-        return await waitUntil(.seconds(10)) { !process.isRunning }
+        guard let status = await process.status(within: .seconds(10)) else { return false }
+        self.status = status
+        signalled = await process.signalled(within: .seconds(1)) ?? false
+        return true
     }
 
-    var status: Int32 { process.terminationStatus }
-    var signalled: Bool { process.terminationReason == .uncaughtSignal }
-    /// What gpsfix said on stderr; read once it has ended (the pipe's end comes with it).
-    lazy var stderr: String = process.isRunning
-        ? "(still running)" : String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    /// What gpsfix said on stderr.
+    var stderr: String { process.stderr }
 }

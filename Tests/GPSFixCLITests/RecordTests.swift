@@ -19,13 +19,7 @@ struct RecordTests {
         let socat = try PtyPair(device: device, feed: feed)
         defer { socat.stop() }
         let binary = try #require(GPSFixBinary.url)
-        let recorder = Process()
-        recorder.executableURL = binary
-        recorder.arguments = ["record", file, "--device", device, "--baud", "9600"]
-        let err = Pipe()
-        recorder.standardError = err
-        recorder.standardOutput = FileHandle.nullDevice
-        try recorder.run()
+        let recorder = try RunningProgram([binary.path, "record", file, "--device", device, "--baud", "9600"])
         defer { if recorder.isRunning { recorder.terminate() } }
         #expect(await waitUntil(.seconds(5)) { FileManager.default.fileExists(atPath: file) })
         try await Task.sleep(for: .milliseconds(200))
@@ -40,11 +34,10 @@ struct RecordTests {
         }
         try await Task.sleep(for: .milliseconds(500))
         kill(recorder.processIdentifier, SIGINT)
-        let exited = await waitUntil(.seconds(5)) { !recorder.isRunning }
+        let status = await recorder.status(within: .seconds(5))
 
         // Then: a clean exit, the header, and exactly the bytes written
-        #expect(exited)
-        #expect(recorder.terminationStatus == 0)
+        #expect(status == 0, "\(recorder.stderr)")
         let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.hasPrefix("# Name: gpsfix record\n# Device: \(device)\n"))
@@ -59,7 +52,6 @@ struct RecordTests {
         let tpv = { (r: CLIResult) in r.stdoutLines.filter { $0.contains("\"TPV\"") }.map { $0.replacingOccurrences(of: file, with: "X").replacingOccurrences(of: original, with: "X") } }
         #expect(tpv(replayed).count == 8)
         #expect(tpv(replayed) == tpv(expected))
-        _ = err
     }
 
     @Test("An existing file is not overwritten without --force",
@@ -119,16 +111,10 @@ extension RecordTests {
 
 /// `socat pty,raw,echo=0,link=DEVICE pty,raw,echo=0,link=FEED`, stopped by PID.
 final class PtyPair: Sendable {
-    let process: Process
+    let pid: pid_t
 
     init(device: String, feed: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/socat")
-        p.arguments = ["pty,raw,echo=0,link=\(device)", "pty,raw,echo=0,link=\(feed)"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        process = p
+        pid = try spawnQuietly(["/usr/bin/socat", "pty,raw,echo=0,link=\(device)", "pty,raw,echo=0,link=\(feed)"])
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline && !(FileManager.default.fileExists(atPath: device) && FileManager.default.fileExists(atPath: feed)) {
             usleep(10_000)
@@ -138,7 +124,6 @@ final class PtyPair: Sendable {
     /// SIGKILL, not SIGTERM: a child started from the test runner's threads inherits their
     /// blocked signal mask and would ignore SIGTERM.
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        stopChild(pid, SIGKILL)
     }
 }

@@ -132,14 +132,8 @@ struct ServeCommandTests {
         waitpid(tmux, &status, 0)
         var screen = ""
         let shown = await waitUntil(.seconds(10)) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ServeTools.tmux)
-            process.arguments = ["-L", socket, "capture-pane", "-p"]
-            let out = Pipe()
-            process.standardOutput = out
-            guard (try? process.run()) != nil else { return false }
-            process.waitUntilExit()
-            screen = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            guard let captured = try? runProgramBlocking([ServeTools.tmux, "-L", socket, "capture-pane", "-p"]) else { return false }
+            screen = captured.out
             // The TPV and the SKY are two reports, drawn as each arrives: a screen caught
             // between them shows the fix without its satellites, so wait for both.
             return screen.contains("48.11730000 N") && screen.contains("3D FIX") && screen.contains("Seen  5/Used  5")

@@ -6,97 +6,37 @@ import Testing
 /// `gpsfix` running as a separate process, its stderr collected as it comes; stopped by signal.
 /// Started with posix_spawn, not Foundation's `Process` (see `runProgram`).
 final class GPSFixProcess: Sendable {
-    let process: Child
-    private let errors: Lines
-    private let exited: Eventually<Int32>
-
-    final class Lines: Sendable {
-        let text = Mutex("")
-    }
-
-    /// The child as the tests ask after it, in `Process`' words.
-    final class Child: Sendable {
-        let processIdentifier: pid_t
-        fileprivate let exited: Eventually<Int32>
-
-        init(pid: pid_t, exited: Eventually<Int32>) {
-            processIdentifier = pid
-            self.exited = exited
-        }
-
-        var isRunning: Bool { exited.fulfillments == 0 }
-        func terminate() { kill(processIdentifier, SIGTERM) }
-    }
+    let process: RunningProgram
 
     /// Starts `gpsfix ARGS` and waits until its stderr contains `announcement` (when given).
     /// `launcher` runs before gpsfix (`prlimit --nofile=…`), when given; `environment` is
     /// added to the test's own. Throws, with what gpsfix said, when it ends or stays silent instead.
     init(_ arguments: [String], launcher: [String] = [], environment: [String: String] = [:], announcement: String?) async throws {
         let binary = try #require(GPSFixBinary.url)
-        let command = launcher + [binary.path] + arguments
         let merged = environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
-        var err: [Int32] = [-1, -1]
-        guard pipe(&err) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
-        for fd in err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        let open = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
-        let pid: pid_t
-        do {
-            pid = try spawn(command, environment: merged) { actions in
-                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-                posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-                for fd in open where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
-            }
-        } catch {
-            close(err[0]); close(err[1])
-            throw error
-        }
-        close(err[1])
-        let errors = Lines(), exited = Eventually<Int32>()
-        self.errors = errors
-        self.exited = exited
-        process = Child(pid: pid, exited: exited)
-        let readEnd = err[0]
-        Thread.detachNewThread {
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                errors.text.withLock { $0 += String(decoding: chunk[..<n], as: UTF8.self) }
-            }
-            close(readEnd)
-        }
-        // Reaped here alone: the exit status, as Process' terminationStatus gave it.
-        Thread.detachNewThread {
-            var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0 { guard errno == EINTR else { return exited.fulfill(-1) } }
-            exited.fulfill(raw & 0x7F != 0 ? raw & 0x7F : (raw >> 8) & 0xFF)
-        }
+        let process = try RunningProgram(launcher + [binary.path] + arguments, environment: merged)
+        self.process = process
         guard let announcement else { return }
-        let announced = await waitUntil(.seconds(10)) {
-            errors.text.withLock { $0.contains(announcement) } || exited.fulfillments > 0
-        }
-        let text = errors.text.withLock { $0 }
-        guard announced, text.contains(announcement) else {
-            kill(pid, SIGTERM)
-            throw SpawnError(description: "gpsfix \(arguments.joined(separator: " ")) did not start: \(text)")
+        let announced = await waitUntil(.seconds(10)) { process.stderr.contains(announcement) || !process.isRunning }
+        guard announced, process.stderr.contains(announcement) else {
+            process.terminate()
+            throw SpawnError(description: "gpsfix \(arguments.joined(separator: " ")) did not start: \(process.stderr)")
         }
     }
 
-    var stderr: String { errors.text.withLock { $0 } }
+    var stderr: String { process.stderr }
     var pid: Int32 { process.processIdentifier }
 
     /// Sends `signal` and returns the exit status, or nil if it did not exit within `limit`.
     func stop(_ signal: Int32 = SIGTERM, within limit: Duration = .seconds(5)) async -> Int32? {
         kill(process.processIdentifier, signal)
-        return await exited.value(within: limit)
+        return await process.status(within: limit)
     }
 
     /// The exit status once it ends by itself, or nil if it runs on past `limit`. Call this or
     /// `stop`, once.
     func exitStatus(within limit: Duration) async -> Int32? {
-        await exited.value(within: limit)
+        await process.status(within: limit)
     }
 
     /// CPU time used so far (user and system), in seconds, from /proc.
@@ -116,7 +56,6 @@ final class GPSFixProcess: Sendable {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
     }
 
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 }
 
 /// `gpsfix serve` running as a separate process on a free loopback port; stopped by signal.
@@ -139,7 +78,7 @@ final class ServeProcess: Sendable {
         self.port = port
     }
 
-    var process: GPSFixProcess.Child { running.process }
+    var process: RunningProgram { running.process }
     var stderr: String { running.stderr }
     var pid: Int32 { running.pid }
     var cpuSeconds: Double? { running.cpuSeconds }

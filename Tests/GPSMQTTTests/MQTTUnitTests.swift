@@ -2,6 +2,7 @@ import Foundation
 import GPSLocation
 @testable import GPSMQTT
 import GPSOutput
+import GPSTestSupport
 import NMEA
 import Testing
 
@@ -162,13 +163,8 @@ struct MQTTUnitTests {
 }
 
 private let jinja2IsInstalled: Bool = {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import jinja2.sandbox"]
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    // posix_spawn, not Foundation's Process (see runProgram).
+    (try? runProgramBlocking(["/usr/bin/env", "python3", "-c", "import jinja2.sandbox"]))?.status == 0
 }()
 
 /// Each template rendered (by the `python3` on the PATH) with `value_json` the payload parsed, in Jinja2's immutable sandbox
@@ -182,16 +178,12 @@ private func renderJinja2(_ cases: [(template: String, payload: String)]) throws
     out = [env.from_string(t).render(value_json=json.loads(p)) for t, p in json.load(sys.stdin)]
     print(json.dumps(out))
     """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script]
-    let input = Pipe(), output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: cases.map { [$0.template, $0.payload] }))
-    try input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return try #require(try JSONSerialization.jsonObject(with: data) as? [String])
+    // The cases go in through a file: posix_spawn, not Foundation's Process (see runProgram).
+    let dir = try TemporaryDirectory()
+    let input = dir.path + "/cases.json"
+    try JSONSerialization.data(withJSONObject: cases.map { [$0.template, $0.payload] }).write(to: URL(fileURLWithPath: input))
+    let fd = open(input, O_RDONLY)
+    defer { close(fd) }
+    let result = try runProgramBlocking(["/usr/bin/env", "python3", "-c", script], standardInput: fd)
+    return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String], "\(result.err)")
 }

@@ -160,17 +160,10 @@ enum UdevTestRun {
     }
 
     static func run(rules: String, devices: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [packageRoot + "/Tools/udev-test.sh", rules] + devices
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // udevadm's output goes to stdout (2>&1 in the script); stderr holds a line or two at most.
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        // posix_spawn, not Foundation's Process (see runProgram). udevadm's output goes to
+        // stdout (2>&1 in the script); stderr holds a line or two at most.
+        let result = try runProgramBlocking(["/bin/sh", packageRoot + "/Tools/udev-test.sh", rules] + devices)
+        let text = result.out, stderr = result.err
         var sections: [(String, [String])] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if ["=== real ", "=== fake ", "=== end"].contains(where: { line.hasPrefix($0) }) {
@@ -179,7 +172,7 @@ enum UdevTestRun {
                 sections[sections.count - 1].1.append(String(line))
             }
         }
-        return Output(status: process.terminationStatus, sections: sections, stderr: stderr)
+        return Output(status: result.status, sections: sections, stderr: stderr)
     }
 
     /// Lines where udev complains about the rules file: parse errors ("FILE:LINE message", no

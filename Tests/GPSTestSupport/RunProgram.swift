@@ -1,5 +1,6 @@
 public import Glibc
 import GPSSystem
+import Synchronization
 
 /// How a program run by `runProgram` ended, and what it wrote.
 public struct ProgramResult: Sendable {
@@ -80,20 +81,6 @@ public func runProgram(_ command: [String], environment: [String]? = nil, standa
                          signalled: signalled, timedOut: !ended)
 }
 
-/// This process's open descriptors, from /proc/self/fd, each name read up to its NUL.
-private func openDescriptors() -> [Int32] {
-    guard let dir = opendir("/proc/self/fd") else { return [] }
-    defer { closedir(dir) }
-    var found: [Int32] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-            String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-        }
-        if let fd = Int32(name) { found.append(fd) }
-    }
-    return found
-}
-
 /// Reads `fd` to its end, and closes it.
 private func readToEnd(_ fd: Int32) -> [UInt8] {
     defer { close(fd) }
@@ -105,4 +92,54 @@ private func readToEnd(_ fd: Int32) -> [UInt8] {
         if n < 0 && errno == EINTR { continue }
         return data
     }
+}
+
+/// As `runProgram`, for a caller that cannot await (a lazily made flag, a synchronous
+/// helper): blocks until the program ends, with no limit of its own.
+public func runProgramBlocking(_ command: [String], environment: [String]? = nil, standardInput: Int32? = nil) throws -> ProgramResult {
+    var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
+    guard pipe(&out) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
+    guard pipe(&err) == 0 else {
+        close(out[0]); close(out[1])
+        throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))")
+    }
+    for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    let open = openDescriptors()
+    let pid: pid_t
+    do {
+        pid = try spawn(command, environment: environment) { actions in
+            if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput, 0) } else {
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            }
+            posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+            for fd in open where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+        }
+    } catch {
+        close(out[0]); close(out[1]); close(err[0]); close(err[1])
+        throw error
+    }
+    close(out[1])
+    close(err[1])
+    // Both pipes are read at once, so a child that fills one is never stuck on it.
+    let outFD = out[0]
+    let done = Atomic<Bool>(false)
+    let reader = OutputReader()
+    spawnThread(name: "test-stdout") {
+        reader.store(readToEnd(outFD))
+        done.store(true, ordering: .releasing)
+    }
+    let stderr = readToEnd(err[0])
+    var raw: Int32 = 0
+    while waitpid(pid, &raw, 0) < 0 { guard errno == EINTR else { break } }
+    while !done.load(ordering: .acquiring) { usleep(1000) }
+    let signalled = raw & 0x7F != 0
+    return ProgramResult(status: signalled ? raw & 0x7F : (raw >> 8) & 0xFF, stdout: reader.bytes, stderr: stderr,
+                         signalled: signalled, timedOut: false)
+}
+
+private final class OutputReader: Sendable {
+    private let data = Mutex<[UInt8]>([])
+    func store(_ bytes: [UInt8]) { data.withLock { $0 = bytes } }
+    var bytes: [UInt8] { data.withLock { $0 } }
 }

@@ -57,31 +57,11 @@ final class MQTTBroker: Sendable {
 
 /// A program whose stdout is collected as it comes (mosquitto_sub, a Python subscriber).
 final class Collector: Sendable {
-    let process: Process
-    private final class Text: Sendable { let value = Mutex("") }
-    private let text = Text()
-    private let errors = Text()
+    let process: RunningProgram
 
     init(_ path: String, _ arguments: [String]) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = self.text, errors = self.errors
-        Thread.detachNewThread {
-            while case let data = out.fileHandleForReading.availableData, !data.isEmpty {
-                text.value.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-        }
-        Thread.detachNewThread {
-            while case let data = err.fileHandleForReading.availableData, !data.isEmpty {
-                errors.value.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-        }
+        // posix_spawn, not Foundation's Process (see runProgram).
+        process = try RunningProgram([path] + arguments, standardOutput: .collect)
     }
 
     /// `mosquitto_sub -v` on `filter`, at QoS 1.
@@ -89,8 +69,8 @@ final class Collector: Sendable {
         try Collector(MQTTBroker.sub, ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-v", "-t", filter] + extra)
     }
 
-    var output: String { text.value.withLock { $0 } }
-    var stderr: String { errors.value.withLock { $0 } }
+    var output: String { process.output }
+    var stderr: String { process.stderr }
     var lines: [String] { output.split(separator: "\n").map(String.init) }
 
     /// The payloads of the lines `mosquitto_sub -v` printed for `topic`.
@@ -106,7 +86,7 @@ final class Collector: Sendable {
     /// ignore SIGTERM (DESIGN.md), and a subscriber has nothing to save.
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        while process.isRunning { usleep(1000) }
     }
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
