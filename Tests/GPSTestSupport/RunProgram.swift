@@ -28,44 +28,17 @@ public struct ProgramResult: Sendable {
 /// - `whileRunning`: called with the PID once it has started, and awaited before returning.
 public func runProgram(_ command: [String], environment: [String]? = nil, standardInput: Int32? = nil, standardOutput: Int32? = nil,
                        limit: Duration = .seconds(30), whileRunning: (@Sendable (pid_t) async -> Void)? = nil) async throws -> ProgramResult {
-    var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
-    // Glibc's module does not bring pipe2: close-on-exec set just after, so no other child keeps an end.
-    guard pipe(&out) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
-    guard pipe(&err) == 0 else {
-        close(out[0]); close(out[1])
-        throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))")
-    }
-    for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    let open = openDescriptors()
-    let output = standardOutput ?? out[1]
-    let pid: pid_t
-    do {
-        pid = try spawn(command, environment: environment) { actions in
-            if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput, 0) } else {
-                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            }
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-            // Closing one no longer open is no error; glibc has no closefrom action Swift sees.
-            for fd in open where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
-        }
-    } catch {
-        close(out[0]); close(out[1]); close(err[0]); close(err[1])
-        throw error
-    }
-    // Only the child writes: the ends stay open here, for a reader to see its end.
-    close(out[1])
-    close(err[1])
+    let child = try spawnPiped(command, environment: environment, standardInput: standardInput, standardOutput: standardOutput)
+    let pid = child.pid
     // Blocking reads get threads of their own: Dispatch's shared pool (two threads on a
     // two-core machine) also runs the tests' tasks and every timer.
     let outData = Eventually<[UInt8]>(), errData = Eventually<[UInt8]>()
-    let (outFD, errFD) = (out[0], err[0])
-    if standardOutput == nil {
+    if let outFD = child.output {
         spawnThread(name: "test-stdout") { outData.fulfill(readToEnd(outFD)) }
     } else {
-        close(outFD)
         outData.fulfill([])
     }
+    let errFD = child.errors
     spawnThread(name: "test-stderr") { errData.fulfill(readToEnd(errFD)) }
     let hook = whileRunning.map { body in Task { await body(pid) } }
     var raw: Int32 = 0
@@ -97,7 +70,36 @@ private func readToEnd(_ fd: Int32) -> [UInt8] {
 /// As `runProgram`, for a caller that cannot await (a lazily made flag, a synchronous
 /// helper): blocks until the program ends, with no limit of its own.
 public func runProgramBlocking(_ command: [String], environment: [String]? = nil, standardInput: Int32? = nil) throws -> ProgramResult {
+    let child = try spawnPiped(command, environment: environment, standardInput: standardInput, standardOutput: nil)
+    // Both pipes are read at once, so a child that fills one is never stuck on it.
+    let done = Atomic<Bool>(false)
+    let reader = OutputReader()
+    if let outFD = child.output {
+        spawnThread(name: "test-stdout") {
+            reader.store(readToEnd(outFD))
+            done.store(true, ordering: .releasing)
+        }
+    } else {
+        done.store(true, ordering: .releasing)
+    }
+    let stderr = readToEnd(child.errors)
+    var raw: Int32 = 0
+    while waitpid(child.pid, &raw, 0) < 0 { guard errno == EINTR else { break } }
+    while !done.load(ordering: .acquiring) { usleep(1000) }
+    let signalled = raw & 0x7F != 0
+    return ProgramResult(status: signalled ? raw & 0x7F : (raw >> 8) & 0xFF, stdout: reader.bytes, stderr: stderr,
+                         signalled: signalled, timedOut: false)
+}
+
+/// Starts `command` with its stderr, and its stdout unless `standardOutput` names a
+/// descriptor, into pipes whose reading ends it returns (the caller reads them to their end,
+/// which closes them); its stdin is `standardInput` or /dev/null. Every other descriptor is
+/// closed in the child, as Process did: a pipe's other end held by the tests would otherwise
+/// hold off its EOF.
+private func spawnPiped(_ command: [String], environment: [String]?, standardInput: Int32?,
+                        standardOutput: Int32?) throws -> (pid: pid_t, output: Int32?, errors: Int32) {
     var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
+    // Glibc's module does not bring pipe2: close-on-exec set just after, so no other child keeps an end.
     guard pipe(&out) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
     guard pipe(&err) == 0 else {
         close(out[0]); close(out[1])
@@ -105,37 +107,30 @@ public func runProgramBlocking(_ command: [String], environment: [String]? = nil
     }
     for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     let open = openDescriptors()
+    let output = standardOutput ?? out[1]
     let pid: pid_t
     do {
         pid = try spawn(command, environment: environment) { actions in
             if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput, 0) } else {
                 posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             }
-            posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
             posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+            // Closing one no longer open is no error; glibc has no closefrom action Swift sees.
             for fd in open where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
         }
     } catch {
         close(out[0]); close(out[1]); close(err[0]); close(err[1])
         throw error
     }
+    // Only the child writes: the ends stay open here, for a reader to see its end.
     close(out[1])
     close(err[1])
-    // Both pipes are read at once, so a child that fills one is never stuck on it.
-    let outFD = out[0]
-    let done = Atomic<Bool>(false)
-    let reader = OutputReader()
-    spawnThread(name: "test-stdout") {
-        reader.store(readToEnd(outFD))
-        done.store(true, ordering: .releasing)
+    if standardOutput != nil {
+        close(out[0])
+        return (pid, nil, err[0])
     }
-    let stderr = readToEnd(err[0])
-    var raw: Int32 = 0
-    while waitpid(pid, &raw, 0) < 0 { guard errno == EINTR else { break } }
-    while !done.load(ordering: .acquiring) { usleep(1000) }
-    let signalled = raw & 0x7F != 0
-    return ProgramResult(status: signalled ? raw & 0x7F : (raw >> 8) & 0xFF, stdout: reader.bytes, stderr: stderr,
-                         signalled: signalled, timedOut: false)
+    return (pid, out[0], err[0])
 }
 
 private final class OutputReader: Sendable {
