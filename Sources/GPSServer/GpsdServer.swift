@@ -197,15 +197,14 @@ public final class GpsdServer: Sendable {
     /// called on the source's thread.
     public func publish(_ event: LocationEvent, device: Int = 0) {
         if case .sentence = event, !takesSentences { return }
-        if httpListener != nil {
-            // Sentences are counted by the source; the rest is what the page shows.
-            if case .sentence = event {} else {
-                let now = Clocks.monotonicSeconds
-                shared.withLock { $0.devices[device].health.take(event, now: now) }
-            }
-        }
+        // What the page shows, kept under the lock the tag is read under (no second lock per
+        // event); sentences are counted by the source, not here.
+        var showsHealth = httpListener != nil
+        if case .sentence = event { showsHealth = false }
+        let healthAt = showsHealth ? Clocks.monotonicSeconds : 0
         let tag = shared.withLock { s -> GPSDJSON.Device in
             precondition(s.devices.indices.contains(device), "no device \(device)")
+            if showsHealth { s.devices[device].health.take(event, now: healthAt) }
             return s.devices[device].tag
         }
         var w = ByteWriter(capacity: 2048)

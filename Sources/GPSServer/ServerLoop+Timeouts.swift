@@ -17,10 +17,8 @@ extension ServerLoop {
                 continue
             }
             if client.kind == .http, !client.httpAnswered, now - client.lastRequest > config.httpRequestTimeout.inSeconds {
-                client.send(HTTPResponse.error("408 Request Timeout", "no whole request in \(Int(config.httpRequestTimeout.inSeconds)) s",
-                                               policy: "default-src 'none'", headOnly: false), now: now)
-                _ = client.outbox.flush(now: now)
-                client.close()
+                close(client, saying: HTTPResponse.error("408 Request Timeout", "no whole request in \(Int(config.httpRequestTimeout.inSeconds)) s",
+                                                         policy: "default-src 'none'", headOnly: false), now: now)
                 continue
             }
             guard client.kind == .gpsd else { continue }
@@ -39,7 +37,12 @@ extension ServerLoop {
     }
 
     private func timeOut(_ client: Client, _ message: String, now: Double) {
-        client.send(Reports.error(message), now: now)
+        close(client, saying: Reports.error(message), now: now)
+    }
+
+    /// Sends `last` as far as the socket takes it at once, and closes the client.
+    private func close(_ client: Client, saying last: [UInt8], now: Double) {
+        client.send(last, now: now)
         _ = client.outbox.flush(now: now)
         client.close()
     }

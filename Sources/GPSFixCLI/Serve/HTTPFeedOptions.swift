@@ -12,11 +12,8 @@ enum HTTPFeedOptions {
 
     static func apply(_ args: ParsedArguments, to configuration: inout ServerConfiguration) throws(UsageError) {
         if let text = args["--http"] {
-            // A port alone is loopback, as `:PORT` is; an address needs its port (there is no
-            // conventional one, and gpsd's 2947 would be wrong).
-            let spelled = text.allSatisfy { $0.isASCII && $0.isWholeNumber } ? ":" + text : text
-            let afterHost = spelled.lastIndex(of: "]").map { spelled[$0...] } ?? spelled[...]
-            guard afterHost.contains(":"), let address = ListenAddress(parsing: spelled) else {
+            // As --nmea-listen: there is no conventional port, and gpsd's 2947 would be wrong.
+            guard let address = NMEAFeedOptions.listening(text) else {
                 throw UsageError(message: "--http takes [ADDR:]PORT (e.g. 8080, 127.0.0.1:8080, 0.0.0.0:8080, [::1]:8080), not '\(text)'")
             }
             configuration.httpAddress = address

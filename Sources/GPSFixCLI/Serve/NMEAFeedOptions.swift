@@ -11,8 +11,7 @@ enum NMEAFeedOptions {
 
     static func apply(_ args: ParsedArguments, to configuration: inout ServerConfiguration) throws(UsageError) {
         if let text = args["--nmea-listen"] {
-            // A port alone is loopback, as `:PORT` is.
-            guard let address = address(text.allSatisfy(\.isASCIIDigit) ? ":" + text : text) else {
+            guard let address = listening(text) else {
                 throw UsageError(message: "--nmea-listen takes [ADDR:]PORT (e.g. 10110, :10110, 0.0.0.0:10110, [::1]:10110), not '\(text)'")
             }
             configuration.nmeaAddress = address
@@ -23,6 +22,12 @@ enum NMEAFeedOptions {
             }
             configuration.nmeaDatagramAddress = address
         }
+    }
+
+    /// Where to listen, as `--nmea-listen` and `--http` take it: a port alone is loopback, as
+    /// `:PORT` is; an address needs its port.
+    static func listening(_ text: String) -> ListenAddress? {
+        address(text.allSatisfy(\.isASCIIDigit) ? ":" + text : text)
     }
 
     /// `ListenAddress`'s forms, with the port required (it would otherwise be gpsd's 2947).
